@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import { accountsDeps } from './deps.js';
+import {
+  childParams,
+  childView,
+  createChildBody,
+  createExpertBody,
+  expertParams,
+  expertView,
+  listChildrenQuery,
+  updateChildBody,
+  updateExpertBody,
+} from './accounts.schema.js';
+
+const tags = ['Admin'];
+const admin = ['admin'] as const;
+
+/** Admin management of expert accounts and child profiles. */
+export function registerAdminAccountRoutes(ctx: AppContext): void {
+  const { api } = ctx;
+  const { accounts } = accountsDeps(ctx);
+
+  api.route(
+    {
+      method: 'get', path: '/api/admin/experts', summary: 'List expert accounts', tags, access: admin,
+      response: z.object({ success: z.boolean(), experts: z.array(expertView.extend({ child_count: z.number(), parent_count: z.number() })) }),
+    },
+    () => ({ success: true, experts: accounts.experts.list() }),
+  );
+
+  api.route(
+    {
+      method: 'post', path: '/api/admin/experts', summary: 'Create an expert (password = first access code)', tags, access: admin,
+      body: createExpertBody, response: z.object({ success: z.boolean(), message: z.string(), expert: expertView }),
+      errors: { 409: 'expert id or code already in use' },
+    },
+    ({ body }) => ({ success: true, message: `Expert ${body.display_name} created.`, expert: accounts.createExpert(body) }),
+  );
+
+  api.route(
+    {
+      method: 'put', path: '/api/admin/experts/{expert_id}', summary: 'Update an expert (display_name, login_code, active)', tags,
+      access: admin, params: expertParams, body: updateExpertBody, response: z.object({ success: z.boolean(), expert: expertView }),
+    },
+    ({ params, body }) => ({ success: true, message: 'Expert updated.', expert: accounts.updateExpert(params.expert_id, body) }),
+  );
+
+  api.route(
+    {
+      method: 'delete', path: '/api/admin/experts/{expert_id}', summary: 'Delete an expert with their families, children and scores',
+      tags, access: admin, params: expertParams,
+    },
+    ({ params }) => {
+      accounts.deleteExpert(params.expert_id);
+      return { success: true, message: `Expert ${params.expert_id} deleted.` };
+    },
+  );
+
+  api.route(
+    {
+      method: 'post', path: '/api/admin/experts/{expert_id}/deactivate', summary: 'Deactivate an expert (logs out their sessions)',
+      tags, access: admin, params: expertParams,
+    },
+    ({ params }) => ({ success: true, message: 'Expert deactivated.', expert: accounts.updateExpert(params.expert_id, { active: false }) }),
+  );
+
+  api.route(
+    {
+      method: 'get', path: '/api/admin/children', summary: 'List child profiles', tags, access: admin, query: listChildrenQuery,
+      response: z.object({ success: z.boolean(), count: z.number(), children: z.array(childView) }),
+    },
+    ({ query }) => {
+      const children = accounts.children.list({ expertId: query.expert_id, includeInactive: query.include_inactive ?? false });
+      return { success: true, count: children.length, children };
+    },
+  );
+
+  api.route(
+    {
+      method: 'post', path: '/api/admin/children', summary: "Create a child profile (linked to the expert's default family unless parent_id is given)",
+      tags, access: admin, body: createChildBody, response: z.object({ success: z.boolean(), message: z.string(), child: childView }),
+    },
+    ({ body }) => ({ success: true, message: `${body.first_name} was added.`, child: accounts.createChild(body) }),
+  );
+
+  api.route(
+    {
+      method: 'put', path: '/api/admin/children/{child_id}', summary: 'Update a child profile', tags, access: admin,
+      params: childParams, body: updateChildBody, response: z.object({ success: z.boolean(), child: childView }),
+    },
+    ({ params, body }) => ({ success: true, message: 'Child updated.', child: accounts.updateChild(params.child_id, body) }),
+  );
+
+  api.route(
+    { method: 'delete', path: '/api/admin/children/{child_id}', summary: 'Delete a child profile and its scores', tags, access: admin, params: childParams },
+    ({ params }) => {
+      accounts.requireChild(params.child_id);
+      accounts.children.delete(params.child_id);
+      return { success: true, message: `Child ${params.child_id} deleted.` };
+    },
+  );
+
+  api.route(
+    { method: 'post', path: '/api/admin/children/{child_id}/deactivate', summary: 'Deactivate a child profile', tags, access: admin, params: childParams },
+    ({ params }) => ({ success: true, message: 'Child deactivated.', child: accounts.updateChild(params.child_id, { active: false }) }),
+  );
+
+  api.route(
+    { method: 'post', path: '/api/admin/children/{child_id}/unlink', summary: 'Unlink a child from its parent', tags, access: admin, params: childParams },
+    ({ params }) => ({ success: true, message: 'Child unlinked from its parent.', child: accounts.updateChild(params.child_id, { parent_id: null }) }),
+  );
+}

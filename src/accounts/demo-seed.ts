@@ -1,0 +1,24 @@
+import type { AccountsService } from './accounts.service.js';
+
+export interface DemoCodes {
+  expert_id: string;
+  expert_code: string;
+  parent_code: string;
+  child_id: string;
+}
+
+/**
+ * On first start with an empty database: a demo expert, their family (default parent) with a
+ * code, and one child, so the bundled sample can be played right away. Codes are random and
+ * shown only once, at this start; afterwards the expert can read them back on the expert page.
+ */
+export function seedDemoFamily(accounts: AccountsService): DemoCodes | null {
+  if (accounts.experts.count() > 0) return null;
+  const expertCode = accounts.generateUnusedCode(8);
+  const expert = accounts.createExpert({ expert_id: 'demo', display_name: 'Demo Parent', password: expertCode });
+  const parent = accounts.parents.defaultFor(expert.expert_id)!;
+  const parentCode = accounts.generateUnusedCode(6);
+  accounts.codes.set('parent', parent.parent_id, parentCode);
+  const child = accounts.createChild({ expert_id: expert.expert_id, first_name: 'Sam', icon_key: 'bunny', interaction_mode: 'flexible' });
+  return { expert_id: expert.expert_id, expert_code: expertCode, parent_code: parentCode, child_id: child.child_id };
+}

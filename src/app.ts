@@ -1,0 +1,86 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express, { type Express, type RequestHandler } from 'express';
+import session from 'express-session';
+import { Api } from './http/api.js';
+import { UpgradeRegistry } from './http/upgrade.js';
+import { apiNotFound, errorHandler } from './http/error-handler.js';
+import { securityHeaders } from './http/security-headers.js';
+import { SqliteSessionStore } from './db/session-store.js';
+import { FEATURES } from './features.js';
+import type { AppContext, AppDeps } from './context.js';
+
+export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const SESSION_COOKIE = 'kvq.sid';
+
+export interface BuiltApp {
+  app: Express;
+  api: Api;
+  upgrades: UpgradeRegistry;
+  sessionParser: RequestHandler;
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root: middleware, every feature's routes, pages and the error renderer,
+ * built from explicit dependencies (tests pass a temp SQLite file and their own config).
+ */
+export async function createApp(deps: AppDeps): Promise<BuiltApp> {
+  const { config, db, logger } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  if (config.TRUST_PROXY) app.set('trust proxy', 1);
+  app.set('view engine', 'ejs');
+  app.set('views', path.join(ROOT_DIR, 'views'));
+
+  const sessionParser = session({
+    name: SESSION_COOKIE,
+    secret: config.SESSION_SECRET,
+    store: new SqliteSessionStore(db, config.SESSION_MAX_AGE_HOURS * 3600_000),
+    resave: false,
+    saveUninitialized: false,
+    rolling: true,
+    cookie: {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: config.COOKIE_SECURE === 'auto' ? 'auto' : config.COOKIE_SECURE === 'true',
+      maxAge: config.SESSION_MAX_AGE_HOURS * 3600_000,
+    },
+  });
+
+  app.use(securityHeaders);
+  app.use(express.json({ limit: '2mb' }));
+  app.use(express.urlencoded({ extended: false, limit: '100kb' }));
+  app.use(sessionParser);
+  app.use('/static', express.static(path.join(ROOT_DIR, 'public'), { maxAge: '1h', index: false }));
+
+  const api = new Api();
+  const upgrades = new UpgradeRegistry(sessionParser);
+  const startTasks: (() => Promise<void> | void)[] = [];
+  const closeTasks: (() => Promise<void> | void)[] = [];
+  const ctx: AppContext = {
+    ...deps,
+    api,
+    app,
+    upgrades,
+    onStart: (t) => startTasks.push(t),
+    onClose: (t) => closeTasks.push(t),
+  };
+  for (const register of FEATURES) register(ctx);
+
+  app.use(api.router);
+  app.use('/api', apiNotFound);
+  app.use(errorHandler(logger));
+
+  for (const task of startTasks) await task();
+
+  return {
+    app,
+    api,
+    upgrades,
+    sessionParser,
+    async close() {
+      for (const task of closeTasks.reverse()) await task();
+    },
+  };
+}

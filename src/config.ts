@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { parse as parseDotenv } from 'dotenv';
+import { z } from 'zod';
+
+/**
+ * Every setting of the service, in one schema. Nothing else reads process.env:
+ * the server calls loadConfig(process.env) once, tests call it with their own map.
+ */
+export const DEFAULT_ADMIN_PASSWORD = 'change-me-admin';
+
+const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const optionalUrl = z.preprocess(emptyToUndefined, z.string().url('must be a URL such as http://127.0.0.1:8080/v1').optional());
+const bool = (def: boolean) =>
+  z.preprocess(
+    (v) => (v === undefined || v === '' ? def : v),
+    z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])]).transform((v) =>
+      typeof v === 'boolean' ? v : ['true', '1', 'yes', 'on'].includes(v),
+    ),
+  );
+const int = (def: number, min: number, max: number) =>
+  z.preprocess((v) => (v === undefined || v === '' ? def : v), z.coerce.number().int().min(min).max(max));
+
+export const COMPANIONS = ['bunny', 'pig', 'alligator'] as const;
+export type Companion = (typeof COMPANIONS)[number];
+
+export const configSchema = z.object({
+  PORT: int(3000, 0, 65535),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ADMIN_PASSWORD: optionalString,
+  SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  SESSION_MAX_AGE_HOURS: int(24 * 14, 1, 24 * 365),
+  /** "auto": secure cookies only when the request came over HTTPS (directly or via a trusted proxy). */
+  COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+  TRUST_PROXY: bool(false),
+  DEMO_SEED: bool(true),
+  SAMPLE_IMPORT: bool(true),
+  SKIP_PREVENTION: bool(true),
+
+  // AI providers
+  QUESTION_PROVIDER: z.enum(['auto', 'builtin', 'openai', 'anthropic', 'gemini']).default('auto'),
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalUrl,
+  OPENAI_MODEL: z.string().default('gpt-4o-mini'),
+  ANTHROPIC_API_KEY: optionalString,
+  ANTHROPIC_BASE_URL: optionalUrl,
+  ANTHROPIC_MODEL: z.string().default('claude-3-5-haiku-latest'),
+  GEMINI_API_KEY: optionalString,
+  GEMINI_BASE_URL: optionalUrl,
+  GEMINI_MODEL: z.string().default('gemini-2.0-flash'),
+  GENERATION_CONCURRENCY: int(4, 1, 32),
+  AI_TIMEOUT_MS: int(60_000, 1000, 600_000),
+  AI_MAX_RETRIES: int(3, 0, 10),
+  /** Time box for the AI judge of borderline answers. */
+  AI_JUDGE_TIMEOUT_MS: int(2500, 100, 60_000),
+
+  // Speech
+  TTS_PROVIDER: z.enum(['auto', 'openai', 'local']).default('auto'),
+  TTS_API_KEY: optionalString,
+  TTS_BASE_URL: optionalUrl,
+  TTS_MODEL: z.string().default('gpt-4o-mini-tts'),
+  VOICE_BUNNY: z.string().default('shimmer'),
+  VOICE_PIG: z.string().default('fable'),
+  VOICE_ALLIGATOR: z.string().default('onyx'),
+  TRANSCRIBE_PROVIDER: z.enum(['auto', 'openai', 'local', 'none']).default('auto'),
+  TRANSCRIBE_MODEL: z.string().default('whisper-1'),
+  TRANSCRIBE_MAX_BYTES: int(10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+  ESPEAK_PATH: z.string().default('espeak-ng'),
+  POCKETSPHINX_PATH: z.string().default('pocketsphinx_continuous'),
+
+  // Video platform and downloads
+  YOUTUBE_API_KEY: optionalString,
+  DOWNLOAD_AUTH_MODE: z.enum(['auto', 'browser', 'cookiefile', 'none']).default('auto'),
+  DOWNLOAD_COOKIES_BROWSER: z.string().default('chrome'),
+  DOWNLOAD_COOKIE_FILE: optionalString,
+  DOWNLOAD_USER_AGENT: optionalString,
+  DOWNLOAD_EXTRA_HOSTS: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  DOWNLOAD_TIMEOUT_MS: int(30 * 60_000, 10_000, 6 * 3600_000),
+  YTDLP_PATH: z.string().default('yt-dlp'),
+  FFMPEG_PATH: z.string().default('ffmpeg'),
+  FFPROBE_PATH: z.string().default('ffprobe'),
+});
+
+export type RawConfig = z.infer<typeof configSchema>;
+
+export interface Config extends Omit<RawConfig, 'ADMIN_PASSWORD' | 'SESSION_SECRET'> {
+  ADMIN_PASSWORD: string;
+  /** true when ADMIN_PASSWORD was not set and the built-in default applies */
+  adminPasswordIsDefault: boolean;
+  SESSION_SECRET: string;
+  /** absolute DATA_DIR */
+  dataDir: string;
+  voices: Record<Companion, string>;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/**
+ * Reads `.env` (when present in cwd) under the given environment: real environment values win.
+ * Returns the merged map; the caller passes it to loadConfig.
+ */
+export function readEnv(env: NodeJS.ProcessEnv, dotenvPath = path.resolve('.env')): Record<string, string | undefined> {
+  let fromFile: Record<string, string> = {};
+  if (fs.existsSync(dotenvPath)) fromFile = parseDotenv(fs.readFileSync(dotenvPath));
+  return { ...fromFile, ...env };
+}
+
+/**
+ * Validates every setting and lists every problem at once. When SESSION_SECRET is absent,
+ * a random secret is generated once and kept in DATA_DIR/secret.key (mode 0600).
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+  }
+  const raw = parsed.data;
+  const dataDir = path.resolve(raw.DATA_DIR);
+  fs.mkdirSync(dataDir, { recursive: true });
+  return {
+    ...raw,
+    ADMIN_PASSWORD: raw.ADMIN_PASSWORD ?? DEFAULT_ADMIN_PASSWORD,
+    adminPasswordIsDefault: raw.ADMIN_PASSWORD === undefined,
+    SESSION_SECRET: raw.SESSION_SECRET ?? readOrCreateSecret(dataDir),
+    dataDir,
+    voices: { bunny: raw.VOICE_BUNNY, pig: raw.VOICE_PIG, alligator: raw.VOICE_ALLIGATOR },
+  };
+}
+
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'secret.key');
+  try {
+    const existing = fs.readFileSync(file, 'utf8').trim();
+    if (existing.length >= 32) return existing;
+  } catch {
+    // first start: create below
+  }
+  const secret = crypto.randomBytes(32).toString('hex');
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, secret, { mode: 0o600 });
+  try {
+    // link() fails if another process created the file first; then we use theirs.
+    fs.linkSync(tmp, file);
+  } catch {
+    // keep the existing one
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+  return fs.readFileSync(file, 'utf8').trim();
+}

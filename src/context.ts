@@ -1,0 +1,28 @@
+import type { Express } from 'express';
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import type { Logger } from './logger.js';
+import type { Api } from './http/api.js';
+import type { UpgradeRegistry } from './http/upgrade.js';
+
+/** What createApp needs from outside: tests build their own. */
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+}
+
+/**
+ * What each feature's register function receives: the dependencies plus the places to hook in
+ * (API routes, plain Express routes for pages and media, WebSocket upgrades, start-up and close).
+ */
+export interface AppContext extends AppDeps {
+  api: Api;
+  /** for routes that are not JSON API routes (pages, media files); API routes go through `api` */
+  app: Express;
+  upgrades: UpgradeRegistry;
+  /** work to finish before the app serves (imports, recovery); awaited by createApp */
+  onStart(task: () => Promise<void> | void): void;
+  /** cleanup on shutdown (cancel runs, close sockets) */
+  onClose(task: () => Promise<void> | void): void;
+}

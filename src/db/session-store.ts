@@ -1,0 +1,63 @@
+import session from 'express-session';
+import type { Db } from './database.js';
+
+type Callback<T = void> = (err?: unknown, value?: T) => void;
+
+/**
+ * express-session store in the service's SQLite file, so sessions survive a restart.
+ * Expired rows are ignored on read and swept at most once a minute on write.
+ */
+export class SqliteSessionStore extends session.Store {
+  private lastSweep = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly defaultMaxAgeMs: number,
+  ) {
+    super();
+  }
+
+  override get(sid: string, cb: Callback<session.SessionData | null>): void {
+    try {
+      const row = this.db.first<{ sess: string }>('SELECT sess FROM sessions WHERE sid = ? AND expires_at > ?', [sid, Date.now()]);
+      cb(undefined, row ? (JSON.parse(row.sess) as session.SessionData) : null);
+    } catch (err) {
+      cb(err);
+    }
+  }
+
+  override set(sid: string, sess: session.SessionData, cb?: Callback): void {
+    try {
+      const expires = sess.cookie?.expires ? new Date(sess.cookie.expires).getTime() : Date.now() + this.defaultMaxAgeMs;
+      this.db.run(
+        `INSERT INTO sessions (sid, sess, expires_at) VALUES (?, ?, ?)
+         ON CONFLICT(sid) DO UPDATE SET sess = excluded.sess, expires_at = excluded.expires_at`,
+        [sid, JSON.stringify(sess), expires],
+      );
+      this.sweep();
+      cb?.();
+    } catch (err) {
+      cb?.(err);
+    }
+  }
+
+  override destroy(sid: string, cb?: Callback): void {
+    try {
+      this.db.run('DELETE FROM sessions WHERE sid = ?', [sid]);
+      cb?.();
+    } catch (err) {
+      cb?.(err);
+    }
+  }
+
+  override touch(sid: string, sess: session.SessionData, cb?: Callback): void {
+    this.set(sid, sess, cb);
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    if (now - this.lastSweep < 60_000) return;
+    this.lastSweep = now;
+    this.db.run('DELETE FROM sessions WHERE expires_at <= ?', [now]);
+  }
+}

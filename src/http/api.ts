@@ -1,0 +1,80 @@
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { z } from 'zod';
+import { forbidden, unauthorized } from './errors.js';
+import { parseInput, type ValidationStyle } from './validate.js';
+import { currentAuth, type Auth, type Role } from './session.js';
+
+export type Access = 'public' | 'authenticated' | readonly Role[];
+export type Method = 'get' | 'post' | 'put' | 'delete' | 'patch';
+
+export interface RouteDef<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
+  method: Method;
+  /** OpenAPI-style path: /api/admin/experts/{expert_id} */
+  path: string;
+  summary: string;
+  tags: string[];
+  /** who may call it: checked before anything else (401 when not logged in, 403 for another role) */
+  access: Access;
+  body?: B;
+  /** how the body arrives; 'multipart' routes parse it in `middleware` (multer) */
+  bodyType?: 'json' | 'form' | 'multipart';
+  query?: Q;
+  params?: P;
+  /** documented 200 body (for the OpenAPI document only) */
+  response?: z.ZodType;
+  /** documented error statuses, e.g. { 404: 'video not found' } */
+  errors?: Record<number, string>;
+  /** runs after the access check and before validation (uploads, rate limits) */
+  middleware?: RequestHandler[];
+  validationStyle?: ValidationStyle;
+  /** 'json' (default) or another media type for documentation, e.g. 'text/html' */
+  produces?: string;
+}
+
+export interface Input<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  auth: Auth;
+}
+
+export type Handler<B, Q, P> = (input: Input<B, Q, P>, req: Request, res: Response) => unknown;
+
+export interface RegisteredRoute extends RouteDef<z.ZodType, z.ZodType, z.ZodType> {
+  expressPath: string;
+}
+
+/**
+ * The service's route table. Every API route goes through `route()`, which records the
+ * definition (for /api/openapi.json and the README's access matrix) and mounts a handler
+ * that checks access, validates with the same zod schemas, and sends the returned value as JSON.
+ */
+export class Api {
+  readonly router: Router = express.Router();
+  readonly routes: RegisteredRoute[] = [];
+
+  route<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, P extends z.ZodType = z.ZodUndefined>(
+    def: RouteDef<B, Q, P>,
+    handler: Handler<z.output<B>, z.output<Q>, z.output<P>>,
+  ): void {
+    const expressPath = def.path.replace(/\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g, ':$1');
+    this.routes.push({ ...(def as unknown as RouteDef<z.ZodType, z.ZodType, z.ZodType>), expressPath });
+    const guard: RequestHandler = (req, _res, next) => {
+      checkAccess(def.access, currentAuth(req));
+      next();
+    };
+    const main: RequestHandler = async (req, res) => {
+      const input = parseInput(def, req) as Omit<Input<z.output<B>, z.output<Q>, z.output<P>>, 'auth'>;
+      const result = await handler({ ...input, auth: currentAuth(req) }, req, res);
+      if (!res.headersSent && result !== undefined) res.json(result);
+    };
+    this.router[def.method](expressPath, guard, ...(def.middleware ?? []), main);
+  }
+}
+
+export function checkAccess(access: Access, auth: Auth): void {
+  if (access === 'public') return;
+  if (auth.role === 'anonymous') throw unauthorized();
+  if (access === 'authenticated') return;
+  if (!access.includes(auth.role)) throw forbidden('Your account type cannot use this.', 'wrong_role');
+}

@@ -1,0 +1,61 @@
+import http from 'node:http';
+import path from 'node:path';
+import { ConfigError, loadConfig, readEnv, type Config } from './config.js';
+import { openDatabase } from './db/database.js';
+import { createLogger } from './logger.js';
+import { createApp } from './app.js';
+
+/** Start-up: config -> database (migrate) -> app -> HTTP server + WebSocket upgrades -> listen. */
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(readEnv(process.env));
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\nFix these settings (environment or .env; see .env.example) and start again.\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger(config.LOG_LEVEL);
+  if (config.adminPasswordIsDefault) {
+    const line = '!'.repeat(78);
+    process.stderr.write(
+      `\n${line}\n  WARNING: ADMIN_PASSWORD is not set. The built-in default admin password is in use:\n` +
+        `  "${config.ADMIN_PASSWORD}". Anyone who knows it can manage this service.\n` +
+        `  Set ADMIN_PASSWORD in the environment or in .env before real use.\n${line}\n\n`,
+    );
+  }
+  const db = openDatabase(path.join(config.dataDir, 'app.sqlite'));
+  const built = await createApp({ config, db, logger });
+  const server = http.createServer(built.app);
+  server.on('upgrade', (req, socket, head) => built.upgrades.handle(req, socket, head));
+  server.listen(config.PORT, config.HOST, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    logger.info({ port, dataDir: config.dataDir }, 'listening');
+    process.stdout.write(
+      `\n  Kids video quiz is running:\n    kids (tablet):      http://localhost:${port}/kids\n` +
+        `    parents & experts:  http://localhost:${port}/expert\n    admin:              http://localhost:${port}/admin\n\n`,
+    );
+  });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    server.close();
+    server.closeAllConnections();
+    await built.close();
+    db.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`Could not start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,165 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { expect } from 'vitest';
+import { loadConfig, type Config } from '../../src/config.js';
+import { openDatabase, type Db } from '../../src/db/database.js';
+import { createLogger } from '../../src/logger.js';
+import { createApp, type BuiltApp } from '../../src/app.js';
+
+export const TEST_ADMIN_PASSWORD = 'test-admin-password';
+
+export type Agent = ReturnType<typeof request.agent>;
+
+export interface TestApp {
+  built: BuiltApp;
+  app: BuiltApp['app'];
+  db: Db;
+  config: Config;
+  dataDir: string;
+  /** a new cookie-keeping client (one browser / tablet) */
+  agent(): Agent;
+  /** starts a real HTTP server on 127.0.0.1 (for WebSocket and browser tests); returns its base URL */
+  listen(): Promise<string>;
+  /** closes the server, the app and the database; removes the data dir */
+  close(): Promise<void>;
+  /** builds a second app on the same data dir (a "restart"), closing this one's database first */
+  restart(extraEnv?: Record<string, string>): Promise<TestApp>;
+}
+
+/**
+ * The real app on a temp DATA_DIR with its own SQLite file. Defaults: no demo seed, no sample
+ * import, silent logs, a known admin password; pass env to change any setting.
+ */
+export async function startTestApp(env: Record<string, string> = {}, reuseDataDir?: string): Promise<TestApp> {
+  const dataDir = reuseDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'kvq-test-'));
+  const fullEnv = {
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    DEMO_SEED: 'false',
+    SAMPLE_IMPORT: 'false',
+    LOG_LEVEL: 'silent',
+    ...env,
+  };
+  const config = loadConfig(fullEnv);
+  const db = openDatabase(path.join(config.dataDir, 'app.sqlite'));
+  const logger = createLogger(config.LOG_LEVEL);
+  const built = await createApp({ config, db, logger });
+  let server: http.Server | undefined;
+  const closeServer = async () => {
+    if (!server) return;
+    const s = server;
+    server = undefined;
+    s.closeAllConnections();
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+  };
+  const t: TestApp = {
+    built,
+    app: built.app,
+    db,
+    config,
+    dataDir,
+    agent: () => request.agent(built.app),
+    async listen() {
+      if (!server) {
+        server = http.createServer(built.app);
+        server.on('upgrade', (req, socket, head) => built.upgrades.handle(req, socket, head));
+        await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', () => resolve()));
+      }
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
+    async close() {
+      await closeServer();
+      await built.close();
+      db.close();
+      if (!reuseDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    async restart(extraEnv = {}) {
+      await closeServer();
+      await built.close();
+      db.close();
+      return startTestApp({ ...env, ...extraEnv }, dataDir);
+    },
+  };
+  return t;
+}
+
+export async function loginAdmin(agent: Agent): Promise<Agent> {
+  const res = await agent.post('/api/admin/verify-access').send({ password: TEST_ADMIN_PASSWORD });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return agent;
+}
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+export interface TestExpert {
+  expert_id: string;
+  display_name: string;
+  code: string;
+}
+
+/** Creates an expert through the admin API (logs a fresh admin agent in). */
+export async function createExpert(t: TestApp, fields: Partial<{ expert_id: string; display_name: string; code: string }> = {}): Promise<TestExpert> {
+  const admin = await loginAdmin(t.agent());
+  const expert = {
+    expert_id: fields.expert_id ?? `expert-${unique()}`,
+    display_name: fields.display_name ?? 'Test Expert',
+    code: fields.code ?? `code-${unique()}`,
+  };
+  const res = await admin.post('/api/admin/experts').send({ expert_id: expert.expert_id, display_name: expert.display_name, password: expert.code });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return expert;
+}
+
+export async function loginExpert(agent: Agent, code: string): Promise<Agent> {
+  const res = await agent.post('/api/expert/login').send({ access_code: code });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return agent;
+}
+
+export interface TestChild {
+  child_id: string;
+  expert_id: string;
+  parent_id: string | null;
+  first_name: string;
+  interaction_mode: string;
+}
+
+/** Creates a child through the admin API (linked to the expert's default family unless parent_id is given). */
+export async function createChild(t: TestApp, expertId: string, fields: Record<string, unknown> = {}): Promise<TestChild> {
+  const admin = await loginAdmin(t.agent());
+  const res = await admin.post('/api/admin/children').send({ expert_id: expertId, first_name: 'Mia', ...fields });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.child as TestChild;
+}
+
+export interface TestFamily {
+  expert: TestExpert;
+  parentId: string;
+  parentCode: string;
+  child: TestChild;
+}
+
+/** An expert with a default family code and one child in it. */
+export async function createFamily(t: TestApp, childFields: Record<string, unknown> = {}): Promise<TestFamily> {
+  const expert = await createExpert(t);
+  const child = await createChild(t, expert.expert_id, childFields);
+  const expertAgent = await loginExpert(t.agent(), expert.code);
+  const parentCode = `fam-${unique()}`;
+  const res = await expertAgent.put(`/api/expert/parents/${child.parent_id}/login-code`).send({ login_code: parentCode });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return { expert, parentId: child.parent_id!, parentCode, child };
+}
+
+/** A tablet session opened with the family code, with the child's profile picked. */
+export async function loginChild(agent: Agent, family: TestFamily, childId = family.child.child_id): Promise<Agent> {
+  const res = await agent.post('/api/learners/parents/login').send({ access_code: family.parentCode });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const pick = await agent.post('/api/learners/session/child').send({ child_id: childId });
+  expect(pick.status, JSON.stringify(pick.body)).toBe(200);
+  return agent;
+}
