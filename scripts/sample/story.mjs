@@ -2,7 +2,7 @@
 // segment of sample/questions.json, so its duration is fixed here and the build fails when the
 // narration no longer fits (change the text or the duration, then review the questions).
 
-export const VIDEO_ID = 'sample-farm';
+export const VIDEO_ID = 'sample-red-ball';
 export const TITLE = 'Penny and the Red Ball';
 export const WIDTH = 640;
 export const HEIGHT = 360;
@@ -98,8 +98,8 @@ export const SCENES = [
     props: [
       { sprite: 'sun', x: 520, y: 14 },
       { sprite: 'cloud', x: '120+t*5', y: 40 },
-      { sprite: 'tree', x: 10, y: 70 },
-      { sprite: 'bush', x: 150, y: 192 },
+      { sprite: 'tree', x: 190, y: 66 },
+      { sprite: 'bush', x: 0, y: 192 },
       { sprite: 'pond', x: 270, y: 262 },
       { sprite: 'flowerYellow', x: 30, y: 306 },
       { sprite: 'flowerPink', x: 230, y: 320 },

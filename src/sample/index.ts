@@ -1,0 +1,28 @@
+import type { AppContext } from '../context.js';
+import { importSample } from './sample.service.js';
+
+/**
+ * The bundled sample (sample/, built by scripts/make-sample.mjs): imported on start when
+ * SAMPLE_IMPORT is on and the video or any of its files is missing, so a fresh install with no
+ * keys has one playable video with reviewed questions for every companion. A broken sample is
+ * logged and never stops the server from starting.
+ */
+export function registerSample(ctx: AppContext): void {
+  const log = ctx.logger.child({ module: 'sample' });
+  ctx.onStart(() => {
+    if (!ctx.config.SAMPLE_IMPORT) return;
+    try {
+      const r = importSample(ctx.db, ctx.config.dataDir);
+      if (r.copied || r.inserted) {
+        log.info(
+          { video_id: r.video_id, copied: r.copied, inserted: r.inserted, segments: r.questions?.segments, variants: r.questions?.variants },
+          'bundled sample video imported',
+        );
+      } else {
+        log.debug({ video_id: r.video_id }, 'bundled sample video already in place');
+      }
+    } catch (err) {
+      log.error({ err }, 'the bundled sample could not be imported');
+    }
+  });
+}

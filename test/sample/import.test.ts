@@ -1,0 +1,177 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { SAMPLE_DIR, importSample, readSampleManifest } from '../../src/sample/sample.service.js';
+import { finalQuestions } from '../../src/questions/final.service.js';
+import { canSeeVideo } from '../../src/videos/access.js';
+import { listVideos } from '../../src/videos/videos.repository.js';
+import { COMPANIONS } from '../../src/config.js';
+
+// The start-up import on a real app with a temp data dir and SQLite file.
+
+const manifest = readSampleManifest();
+const ID = manifest.video_id;
+const payload = JSON.parse(fs.readFileSync(path.join(SAMPLE_DIR, 'questions.json'), 'utf8'));
+
+let apps: TestApp[] = [];
+const tmpDirs: string[] = [];
+afterEach(async () => {
+  for (const a of apps.reverse()) await a.close();
+  apps = [];
+  for (const d of tmpDirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+async function start(env: Record<string, string> = {}): Promise<TestApp> {
+  const t = await startTestApp({ SAMPLE_IMPORT: 'true', ...env });
+  apps.push(t);
+  return t;
+}
+
+async function restart(t: TestApp, env: Record<string, string> = {}): Promise<TestApp> {
+  apps = apps.filter((a) => a !== t);
+  const next = await t.restart(env);
+  apps.push(next);
+  return next;
+}
+
+const sha = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+const videoDir = (t: TestApp) => path.join(t.dataDir, 'videos', ID);
+
+/** everything the import writes, to compare before and after a second start */
+function snapshot(t: TestApp) {
+  const files = Object.keys(manifest.checksums).map((rel) => {
+    const st = fs.statSync(path.join(videoDir(t), rel));
+    return [rel, st.size, st.mtimeMs, st.ino];
+  });
+  return {
+    video: t.db.all('SELECT * FROM videos'),
+    segments: t.db.all('SELECT * FROM review_segments ORDER BY start_seconds'),
+    questions: t.db.all('SELECT * FROM review_questions ORDER BY id'),
+    variants: t.db.all('SELECT * FROM persona_variants ORDER BY id'),
+    winners: t.db.all('SELECT * FROM persona_winners ORDER BY start_seconds, companion'),
+    files,
+  };
+}
+
+describe('sample import on start', () => {
+  it('creates the row, copies the files and imports final questions for all three companions', async () => {
+    const t = await start();
+    const row = t.db.first<Record<string, unknown>>('SELECT * FROM videos WHERE id = ?', [ID]);
+    expect(row).toMatchObject({
+      id: ID,
+      title: manifest.title,
+      duration_seconds: manifest.duration_seconds,
+      video_file: manifest.files.video,
+      thumbnail_file: manifest.files.thumbnail,
+      subtitle_file: manifest.files.subtitles,
+      info_file: manifest.files.info,
+      frame_count: manifest.frame_count,
+      state: 'downloaded',
+      is_sample: 1,
+    });
+
+    for (const [rel, sum] of Object.entries(manifest.checksums)) {
+      expect(sha(path.join(videoDir(t), rel)), rel).toBe(sum.sha256);
+    }
+    // no temp folders left beside it
+    expect(fs.readdirSync(path.join(t.dataDir, 'videos')).filter((n) => n.startsWith('.'))).toEqual([]);
+
+    expect(t.db.first('SELECT COUNT(*) AS n FROM review_segments WHERE video_id = ? AND finalized = 1', [ID])).toEqual({ n: payload.segments.length });
+    expect(t.db.first('SELECT COUNT(*) AS n FROM persona_winners WHERE video_id = ?', [ID])).toEqual({ n: payload.segments.length * 3 });
+
+    const base = finalQuestions(t.db, ID, null);
+    expect(base).toHaveLength(payload.segments.length);
+    for (const companion of COMPANIONS) {
+      const served = finalQuestions(t.db, ID, companion);
+      expect(served).toHaveLength(payload.segments.length);
+      served.forEach((q, i) => {
+        const seg = payload.segments[i];
+        const top = seg.questions.find((x: { expert_ranking: number }) => x.expert_ranking === 1);
+        const wording = top.variants.find((v: { companion: string }) => v.companion === companion).question;
+        expect(q).toMatchObject({
+          segment_range_start: seg.segment_range_start,
+          segment_range_end: seg.segment_range_end,
+          question: wording,
+          answer: top.answer,
+          question_type: top.question_type,
+          companion,
+        });
+        expect(q.answer).toBe(base[i]!.answer);
+        expect(q.question).not.toBe(base[i]!.question);
+      });
+    }
+    // the questions export beside the media (question_file in the admin list)
+    expect(fs.existsSync(path.join(videoDir(t), 'questions.json'))).toBe(true);
+  });
+
+  it('shows the sample to every expert and family, and to nobody anonymous', async () => {
+    const t = await start();
+    expect(canSeeVideo(t.db, { role: 'expert', expertId: 'someone-new' }, ID)).toBe(true);
+    expect(canSeeVideo(t.db, { role: 'child', expertId: 'another-expert', parentId: 'p_0123456789' }, ID)).toBe(true);
+    expect(canSeeVideo(t.db, { role: 'anonymous' }, ID)).toBe(false);
+    for (const expertId of ['expert-a', 'expert-b']) {
+      expect(listVideos(t.db, { expertId }).map((v) => [v.id, v.isSample, v.videoFile])).toEqual([[ID, true, manifest.files.video]]);
+    }
+  });
+
+  it('changes nothing on a second start', async () => {
+    const t = await start();
+    const before = snapshot(t);
+    const again = await restart(t);
+    expect(snapshot(again)).toEqual(before);
+    expect(importSample(again.db, again.dataDir)).toEqual({ video_id: ID, copied: false, inserted: false, questions: null });
+    expect(snapshot(again)).toEqual(before);
+  });
+
+  it('restores missing files without touching the questions or files others wrote', async () => {
+    const t = await start();
+    const edited = 'What is the name of the pink pig?';
+    t.db.run('UPDATE review_questions SET question = ? WHERE video_id = ? AND start_seconds = 0 AND expert_ranking = 1', [edited, ID]);
+    const questions = t.db.all('SELECT * FROM review_questions ORDER BY id');
+    fs.rmSync(path.join(videoDir(t), manifest.files.video));
+    fs.rmSync(path.join(videoDir(t), manifest.files.frames_dir, 'frame_00003.jpg'));
+    fs.writeFileSync(path.join(videoDir(t), 'notes.txt'), 'kept');
+
+    const again = await restart(t);
+    expect(sha(path.join(videoDir(again), manifest.files.video))).toBe(manifest.checksums[manifest.files.video]!.sha256);
+    expect(fs.existsSync(path.join(videoDir(again), manifest.files.frames_dir, 'frame_00003.jpg'))).toBe(true);
+    expect(fs.readFileSync(path.join(videoDir(again), 'notes.txt'), 'utf8')).toBe('kept');
+    expect(again.db.all('SELECT * FROM review_questions ORDER BY id')).toEqual(questions);
+    expect(finalQuestions(again.db, ID, null)[0]!.question).toBe(edited);
+    expect(again.db.first('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 1 });
+  });
+
+  it('imports nothing when SAMPLE_IMPORT is off', async () => {
+    const t = await start({ SAMPLE_IMPORT: 'false' });
+    expect(t.db.first('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 0 });
+    expect(fs.existsSync(videoDir(t))).toBe(false);
+  });
+
+  it('refuses a sample whose files do not match the manifest, leaving nothing half-done', async () => {
+    const broken = fs.mkdtempSync(path.join(os.tmpdir(), 'kvq-sample-'));
+    tmpDirs.push(broken);
+    fs.cpSync(SAMPLE_DIR, broken, { recursive: true });
+    fs.appendFileSync(path.join(broken, 'media', manifest.files.subtitles), '\nextra\n');
+    const t = await start({ SAMPLE_IMPORT: 'false' });
+    expect(() => importSample(t.db, t.dataDir, broken)).toThrow(/does not match/);
+    expect(fs.existsSync(videoDir(t))).toBe(false);
+    expect(fs.readdirSync(path.join(t.dataDir, 'videos'))).toEqual([]);
+    expect(t.db.first('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 0 });
+  });
+
+  it('rolls the row back when the questions are invalid', async () => {
+    const broken = fs.mkdtempSync(path.join(os.tmpdir(), 'kvq-sample-'));
+    tmpDirs.push(broken);
+    fs.cpSync(SAMPLE_DIR, broken, { recursive: true });
+    const bad = structuredClone(payload);
+    bad.segments[0].questions[0].question_type = 'riddle';
+    fs.writeFileSync(path.join(broken, 'questions.json'), JSON.stringify(bad));
+    const t = await start({ SAMPLE_IMPORT: 'false' });
+    expect(() => importSample(t.db, t.dataDir, broken)).toThrow(/Invalid reviewed questions/);
+    expect(t.db.first('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 0 });
+    expect(t.db.first('SELECT COUNT(*) AS n FROM review_questions')).toEqual({ n: 0 });
+  });
+});
