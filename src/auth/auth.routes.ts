@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
+import { COMPANIONS } from '../config.js';
 import { accountsDeps } from '../accounts/deps.js';
 import { childView, selectChildBody } from '../accounts/accounts.schema.js';
 import { forbidden, unauthorized } from '../http/errors.js';
@@ -156,8 +157,19 @@ export function registerAuth(ctx: AppContext): void {
   );
 
   api.route(
+    {
+      method: 'post', path: '/api/learners/session/companion', summary: "Remember the child's companion (the default wording of /api/final-questions)",
+      tags: ['Kids'], access: ['child'], body: z.object({ companion: z.enum(COMPANIONS, { error: 'must be bunny, pig or alligator' }) }),
+    },
+    ({ body }, req) => {
+      req.session.companion = body.companion;
+      return { success: true, companion: body.companion };
+    },
+  );
+
+  api.route(
     { method: 'get', path: '/api/learners/session', summary: 'The tablet session: family, children and the picked child', tags: ['Kids'], access: ['child'] },
-    ({ auth }) => {
+    ({ auth }, req) => {
       if (auth.role !== 'child') throw forbidden();
       const parent = accounts.parents.get(auth.parentId);
       const children = familyChildren(auth.parentId);
@@ -167,6 +179,7 @@ export function registerAuth(ctx: AppContext): void {
         parent: parent && { parent_id: parent.parent_id, display_name: parent.display_name },
         children,
         child: children.find((c) => c.child_id === auth.childId) ?? null,
+        companion: req.session.companion ?? null,
       };
     },
   );

@@ -172,7 +172,10 @@ describe('child sessions', () => {
     const ok = await agent.post('/api/learners/session/child').send({ child_id: fam.child.child_id });
     expect(ok.body.child.child_id).toBe(fam.child.child_id);
     const s = await agent.get('/api/learners/session');
-    expect(s.body).toMatchObject({ role: 'child', child: { child_id: fam.child.child_id } });
+    expect(s.body).toMatchObject({ role: 'child', child: { child_id: fam.child.child_id }, companion: null });
+    expect((await agent.post('/api/learners/session/companion').send({ companion: 'dragon' })).status).toBe(400);
+    expect((await agent.post('/api/learners/session/companion').send({ companion: 'pig' })).body.companion).toBe('pig');
+    expect((await agent.get('/api/learners/session')).body.companion).toBe('pig');
   });
 
   it('sessions survive an app restart', async () => {
