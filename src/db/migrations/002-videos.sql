@@ -1,4 +1,8 @@
--- Downloaded videos (the files live in DATA_DIR/videos/<id>/), assignments and claims.
+-- Downloaded videos, assignments, claims and per-video job locks.
+-- Media files live in DATA_DIR/videos/<id>/; the *_file columns hold bare file names inside that
+-- directory (e.g. 'video.mp4', 'thumbnail.jpg', 'video.en.vtt', 'info.json'), never paths.
+-- Frames are DATA_DIR/videos/<id>/frames/frame_00000.jpg … with frames.json and frames.csv;
+-- frame_count is the number of frames of the last complete extraction (0 = none).
 CREATE TABLE videos (
   id                TEXT PRIMARY KEY,
   title             TEXT NOT NULL,
@@ -9,6 +13,7 @@ CREATE TABLE videos (
   subtitle_file     TEXT,
   info_file         TEXT,
   frame_count       INTEGER NOT NULL DEFAULT 0,
+  -- 'downloading': first download of this id still running (the row is removed if it fails)
   state             TEXT NOT NULL DEFAULT 'downloaded' CHECK (state IN ('downloading', 'downloaded', 'failed')),
   is_sample         INTEGER NOT NULL DEFAULT 0,
   created_at        TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
@@ -30,3 +35,13 @@ CREATE TABLE video_claims (
   claimed_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 CREATE INDEX video_claims_expert ON video_claims(expert_id);
+
+-- One running job per key ('video:<id>' for downloads and frame extraction, 'url:<hash>' while a
+-- link's video id is not yet known). A second job on the same key is refused. The table is
+-- emptied at start: a lock cannot outlive the process that held it.
+CREATE TABLE video_locks (
+  key         TEXT PRIMARY KEY,
+  kind        TEXT NOT NULL CHECK (kind IN ('download', 'frames')),
+  owner       TEXT NOT NULL,
+  started_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);

@@ -1,0 +1,153 @@
+import type { AppContext } from '../context.js';
+import type { Auth } from '../http/session.js';
+import { badRequest, conflict, forbidden, notFound } from '../http/errors.js';
+import { assign, claim, claimOwner, expertExists, listAssignments, listClaims, relationsFor, unassign, unclaim } from './assignments.repository.js';
+import { libraryItem, loadQuestionCounts } from './library.service.js';
+import { getVideo, listUnclaimedVideos, listVideos, type Video } from './videos.repository.js';
+import { actionResponse, assignmentBody, assignmentParams, assignmentsResponse, expertVideosResponse, videoParams } from './videos.schema.js';
+
+/**
+ * Who works on which video: the admin assigns videos to experts (a video may have several);
+ * an expert claims an unclaimed video (one owner per video) and may give it back. The bundled
+ * sample is everyone's and cannot be claimed.
+ */
+export function registerAssignmentRoutes(ctx: AppContext): void {
+  const { api, db } = ctx;
+  const expertOf = (auth: Auth) => (auth.role === 'expert' ? auth.expertId : '');
+  const requireVideo = (id: string): Video => {
+    const v = getVideo(db, id);
+    if (!v || v.state !== 'downloaded') throw notFound(`Video ${id} was not found.`, 'video_not_found');
+    return v;
+  };
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/expert/videos',
+      summary: "The expert's videos: assigned to or claimed by them, plus the bundled sample",
+      tags: ['Expert'],
+      access: ['expert'],
+      response: expertVideosResponse,
+    },
+    ({ auth }) => {
+      const expertId = expertOf(auth);
+      const counts = loadQuestionCounts(db);
+      const rel = { expertId, ...relationsFor(db, expertId) };
+      const videos = listVideos(db, { expertId }).map((v) => libraryItem(v, counts, rel));
+      return { success: true, count: videos.length, videos };
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/expert/videos/available',
+      summary: 'Downloaded videos no expert has claimed (the sample excluded)',
+      tags: ['Expert'],
+      access: ['expert'],
+      response: expertVideosResponse,
+    },
+    ({ auth }) => {
+      const expertId = expertOf(auth);
+      const counts = loadQuestionCounts(db);
+      const rel = { expertId, ...relationsFor(db, expertId) };
+      const videos = listUnclaimedVideos(db).map((v) => libraryItem(v, counts, rel));
+      return { success: true, count: videos.length, videos };
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/api/expert/videos/{video_id}/claim',
+      summary: 'Claim an unclaimed video (idempotent for its owner)',
+      tags: ['Expert'],
+      access: ['expert'],
+      params: videoParams,
+      response: actionResponse,
+      errors: { 400: 'the bundled sample cannot be claimed', 404: 'unknown video', 409: 'claimed by another expert' },
+    },
+    ({ auth, params }) => {
+      const expertId = expertOf(auth);
+      const video = requireVideo(params.video_id);
+      if (video.isSample) throw badRequest('The sample video is shared by everyone and cannot be claimed.', undefined, 'sample_not_claimable');
+      const owner = claim(db, video.id, expertId);
+      if (owner !== expertId) throw conflict('Another expert has already claimed this video.', 'already_claimed');
+      return { success: true, message: `You claimed "${video.title}".`, video_id: video.id, expert_id: expertId };
+    },
+  );
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/api/expert/videos/{video_id}/unclaim',
+      summary: 'Give back a video the expert claimed',
+      tags: ['Expert'],
+      access: ['expert'],
+      params: videoParams,
+      response: actionResponse,
+      errors: { 403: 'claimed by another expert', 404: 'unknown video, or not claimed' },
+    },
+    ({ auth, params }) => {
+      const expertId = expertOf(auth);
+      const video = requireVideo(params.video_id);
+      const owner = claimOwner(db, video.id);
+      if (owner === undefined) throw notFound('This video is not claimed.', 'not_claimed');
+      if (owner !== expertId) throw forbidden('This video is claimed by another expert.', 'claimed_by_other');
+      unclaim(db, video.id, expertId);
+      return { success: true, message: `You gave back "${video.title}".`, video_id: video.id, expert_id: expertId };
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/admin/videos/assignments',
+      summary: 'Video-to-expert assignments, and the claims experts made',
+      tags: ['Admin'],
+      access: ['admin'],
+      response: assignmentsResponse,
+    },
+    () => {
+      const assignments = listAssignments(db);
+      return { success: true, count: assignments.length, assignments, claims: listClaims(db) };
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/api/admin/videos/assignments',
+      summary: 'Assign a video to an expert (idempotent)',
+      tags: ['Admin'],
+      access: ['admin'],
+      body: assignmentBody,
+      response: actionResponse,
+      errors: { 404: 'unknown video or expert' },
+    },
+    ({ body }) => {
+      const video = requireVideo(body.video_id);
+      if (!expertExists(db, body.expert_id)) throw notFound(`Expert ${body.expert_id} was not found.`, 'expert_not_found');
+      const created = assign(db, video.id, body.expert_id);
+      const message = created ? `"${video.title}" is assigned to ${body.expert_id}.` : `"${video.title}" was already assigned to ${body.expert_id}.`;
+      return { success: true, message, video_id: video.id, expert_id: body.expert_id };
+    },
+  );
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/api/admin/videos/assignments/{video_id}/{expert_id}',
+      summary: 'Remove an assignment',
+      tags: ['Admin'],
+      access: ['admin'],
+      params: assignmentParams,
+      response: actionResponse,
+      errors: { 404: 'no such assignment' },
+    },
+    ({ params }) => {
+      if (!unassign(db, params.video_id, params.expert_id)) throw notFound('This video is not assigned to that expert.', 'assignment_not_found');
+      return { success: true, message: 'Assignment removed.', video_id: params.video_id, expert_id: params.expert_id };
+    },
+  );
+}

@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AppContext } from '../context.js';
+import { removeQuietly } from '../pipeline/files.js';
+import { videosRoot } from '../pipeline/paths.js';
+import { registerAssignmentRoutes } from './assignments.routes.js';
+import { registerLibraryRoutes } from './library.routes.js';
+import { registerMediaRoutes } from './media.routes.js';
+import { registerPipelineRoutes } from './pipeline.routes.js';
+import { clearLocks, removeInterruptedDownloads } from './videos.repository.js';
+
+/** Videos: download and frames (admin), the lists every role sees, assignments and claims, media files. */
+export function registerVideos(ctx: AppContext): void {
+  // cancels running downloads and extractions when the server shuts down
+  const shutdown = new AbortController();
+  registerPipelineRoutes(ctx, shutdown.signal);
+  registerLibraryRoutes(ctx);
+  registerAssignmentRoutes(ctx);
+  registerMediaRoutes(ctx);
+  ctx.onStart(() => recoverAfterRestart(ctx));
+  ctx.onClose(() => shutdown.abort());
+}
+
+/**
+ * No job survives the process: forget their locks, drop rows of first downloads that never
+ * finished, and sweep temp dirs (downloads in `videos/.incoming*`, frames in `videos/<id>/.frames*`).
+ */
+function recoverAfterRestart(ctx: AppContext): void {
+  clearLocks(ctx.db);
+  const root = videosRoot(ctx.config.dataDir);
+  const interrupted = removeInterruptedDownloads(ctx.db);
+  if (!fs.existsSync(root)) return;
+  for (const entry of fs.readdirSync(root, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const full = path.join(root, entry.name);
+    if (entry.name.startsWith('.incoming')) {
+      removeQuietly(full);
+      continue;
+    }
+    if (interrupted.includes(entry.name)) {
+      removeQuietly(full);
+      continue;
+    }
+    for (const sub of fs.readdirSync(full)) if (sub.startsWith('.frames')) removeQuietly(path.join(full, sub));
+  }
+  if (interrupted.length) ctx.logger.warn({ videos: interrupted }, 'removed downloads interrupted by a restart');
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import { assertChildAccess } from '../accounts/access.js';
+import { childIdSchema } from '../http/ids.js';
+import type { Auth } from '../http/session.js';
+import { adminItem, kidsItem, libraryItem, listItem, loadQuestionCounts } from './library.service.js';
+import { listVideos } from './videos.repository.js';
+import { adminVideosResponse, kidsVideoItem, kidsVideosResponse, libraryVideo, queryBool, videosListResponse } from './videos.schema.js';
+
+/**
+ * The video lists. Who sees what: the admin every downloaded video; an expert the videos assigned
+ * to or claimed by them plus the bundled sample; a child session what the family's expert sees.
+ */
+export function registerLibraryRoutes(ctx: AppContext): void {
+  const { api, config, db } = ctx;
+  /** the expert whose videos a non-admin caller sees */
+  const visibleTo = (auth: Auth) => (auth.role === 'expert' || auth.role === 'child' ? { expertId: auth.expertId } : {});
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/admin/videos',
+      summary: 'Every downloaded video with its frame and question state (only those with frames unless include_without_frames)',
+      tags: ['Admin'],
+      access: ['admin'],
+      query: z.object({ include_without_frames: queryBool }),
+      response: adminVideosResponse,
+    },
+    ({ query }) => {
+      const counts = loadQuestionCounts(db);
+      const videos = listVideos(db, { withFramesOnly: !query.include_without_frames }).map((v) => adminItem(v, counts, config.dataDir));
+      return { success: true, count: videos.length, videos, message: videos.length === 0 ? 'No videos yet.' : `${videos.length} video(s).` };
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/videos-list',
+      summary: "Videos for review: all for the admin, the expert's assigned and claimed ones (and the sample) for an expert",
+      tags: ['Expert'],
+      access: ['admin', 'expert'],
+      response: videosListResponse,
+    },
+    ({ auth }) => {
+      const counts = loadQuestionCounts(db);
+      const videos = listVideos(db, visibleTo(auth)).map((v) => listItem(v, counts));
+      return { success: true, videos, message: videos.length === 0 ? 'No videos yet.' : `${videos.length} video(s).` };
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/kids_videos',
+      summary: "Videos a child can play: the family expert's videos (child session), the expert's own, or all (admin)",
+      tags: ['Kids'],
+      access: ['admin', 'expert', 'child'],
+      response: kidsVideosResponse,
+    },
+    ({ auth }) => {
+      const videos = listVideos(db, visibleTo(auth)).map(kidsItem);
+      return { success: true, count: videos.length, videos };
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/learners/children/{child_id}/videos',
+      summary: "Videos available to a child: those assigned to or claimed by the child's expert, plus the sample",
+      tags: ['Kids'],
+      access: ['admin', 'expert', 'child'],
+      params: z.object({ child_id: childIdSchema }),
+      response: z.object({
+        success: z.boolean(),
+        child_id: z.string(),
+        expert_id: z.string(),
+        count: z.number().int(),
+        videos: z.array(kidsVideoItem.extend(libraryVideo.pick({ duration_seconds: true, has_questions: true, final_question_count: true, is_sample: true }).shape)),
+      }),
+      errors: { 403: 'the child is not in your family', 404: 'unknown child' },
+    },
+    ({ auth, params }) => {
+      const child = assertChildAccess(db, auth, params.child_id);
+      const counts = loadQuestionCounts(db);
+      const videos = listVideos(db, { expertId: child.expert_id }).map((v) => {
+        const lib = libraryItem(v, counts);
+        return {
+          ...kidsItem(v),
+          duration_seconds: lib.duration_seconds,
+          has_questions: lib.final_question_count > 0,
+          final_question_count: lib.final_question_count,
+          is_sample: lib.is_sample,
+        };
+      });
+      return { success: true, child_id: child.id, expert_id: child.expert_id, count: videos.length, videos };
+    },
+  );
+}

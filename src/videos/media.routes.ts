@@ -1,0 +1,66 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { AppContext } from '../context.js';
+import { VIDEO_ID_RE } from '../http/ids.js';
+import { badRequest, notFound, unauthorized } from '../http/errors.js';
+import { currentAuth } from '../http/session.js';
+import { FRAME_FILE_RE } from '../pipeline/frames.js';
+import { FRAMES_CSV, FRAMES_JSON, framesDir, videoDir } from '../pipeline/paths.js';
+import { assertVideoAccess } from './access.js';
+import { getVideo, type Video } from './videos.repository.js';
+
+/**
+ * Media files, with HTTP Range (206) so players can seek: the video, its thumbnail, its
+ * subtitles (WebVTT, for a <track>) and its frames with their manifests. Only for sessions that
+ * may see the video (admin; the experts it is assigned to or claimed by; their families' child
+ * sessions; everyone logged in for the sample). The id and file name are checked against strict
+ * patterns before any path is built; send() additionally refuses dot-files and paths outside root.
+ */
+export function registerMediaRoutes(ctx: AppContext): void {
+  const { app, config, db } = ctx;
+
+  const authorize = (req: Request): Video => {
+    const id = String(req.params.video_id ?? '');
+    if (!VIDEO_ID_RE.test(id)) throw badRequest('This is not a valid video id.', undefined, 'invalid_video_id');
+    const auth = currentAuth(req);
+    if (auth.role === 'anonymous') throw unauthorized();
+    assertVideoAccess(db, auth, id);
+    const video = getVideo(db, id);
+    if (!video || video.state !== 'downloaded') throw notFound(`Video ${id} was not found.`, 'video_not_found');
+    return video;
+  };
+
+  const file =
+    (pick: (v: Video) => string | null, what: string): RequestHandler =>
+    (req, res, next) => {
+      const video = authorize(req);
+      const name = pick(video);
+      if (!name) throw notFound(`This video has no ${what}.`, `${what}_not_found`);
+      send(res, next, videoDir(config.dataDir, video.id), name, what);
+    };
+
+  app.get('/media/videos/:video_id/video', file((v) => v.videoFile, 'video'));
+  app.get('/media/videos/:video_id/thumbnail', file((v) => v.thumbnailFile, 'thumbnail'));
+  app.get('/media/videos/:video_id/subtitles', file((v) => v.subtitleFile, 'subtitles'));
+  app.get('/media/videos/:video_id/frames/:file', (req, res, next) => {
+    const video = authorize(req);
+    const name = String(req.params.file ?? '');
+    if (!FRAME_FILE_RE.test(name) && name !== FRAMES_JSON && name !== FRAMES_CSV) throw badRequest('This is not a frame file name.', undefined, 'invalid_frame_file');
+    send(res, next, framesDir(config.dataDir, video.id), name, 'frame');
+  });
+}
+
+function send(res: Response, next: NextFunction, root: string, name: string, what: string): void {
+  res.sendFile(
+    name,
+    {
+      root,
+      dotfiles: 'deny',
+      // media of a video only changes when it is downloaded or extracted again
+      headers: { 'Cache-Control': 'private, max-age=300' },
+    },
+    (err?: Error & { status?: number; code?: string }) => {
+      if (!err || res.headersSent) return;
+      next(err.status === 404 || err.code === 'ENOENT' ? notFound(`The ${what} file is missing.`, `${what}_not_found`) : err);
+    },
+  );
+}

@@ -1,0 +1,275 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFamily, loginAdmin, loginChild, loginExpert, startTestApp, type Agent, type TestApp, type TestFamily } from '../helpers/app.js';
+import { ffmpeg, makeClip, writeVtt } from '../fixtures/media.js';
+import { addVideo } from '../fixtures/videos.js';
+
+/**
+ * The lists, assignments, claims and media serving. Library:
+ *   assigned  – assigned by the admin to expert A (frames extracted)
+ *   claimedB  – claimed by expert B
+ *   loose     – nobody's
+ *   sample    – the bundled sample (everyone's)
+ *   partial   – a first download still running (listed nowhere)
+ */
+let tmp: string;
+let t: TestApp;
+let admin: Agent;
+let famA: TestFamily;
+let famB: TestFamily;
+let expertA: Agent;
+let expertB: Agent;
+let childA: Agent;
+
+const ADMIN_KEYS = ['duration_formatted', 'duration_seconds', 'frame_count', 'frames_dir', 'has_frames', 'has_questions', 'question_file', 'title', 'video_id'];
+const LIST_KEYS = ['duration', 'id', 'questionCount', 'thumbnail', 'title', 'videoUrl'];
+const KIDS_KEYS = ['duration', 'local_path', 'thumbnail', 'title', 'video_id'];
+const ids = (videos: Record<string, unknown>[], key = 'video_id') => videos.map((v) => v[key] as string).sort();
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kvq-library-'));
+  const clip = makeClip(path.join(tmp, 'clip.mp4'), { seconds: 3 });
+  const thumb = path.join(tmp, 'thumb.jpg');
+  ffmpeg(['-i', clip, '-frames:v', '1', thumb]);
+  const vtt = writeVtt(path.join(tmp, 'v.vtt'), [[0, 3, 'Hello']]);
+  t = await startTestApp();
+  admin = await loginAdmin(t.agent());
+  addVideo(t.db, t.dataDir, { id: 'assigned', videoFile: clip, thumbnailFile: thumb, subtitleFile: vtt, duration: 3, title: 'Assigned video' });
+  addVideo(t.db, t.dataDir, { id: 'claimedB', videoFile: clip, duration: 75.4, title: 'Claimed by B' });
+  addVideo(t.db, t.dataDir, { id: 'loose', videoFile: clip, duration: 3 });
+  addVideo(t.db, t.dataDir, { id: 'sample', videoFile: clip, duration: 3, isSample: true });
+  t.db.run("INSERT INTO videos (id, title, state) VALUES ('partial', 'Partial', 'downloading')");
+  famA = await createFamily(t);
+  famB = await createFamily(t);
+  expertA = await loginExpert(t.agent(), famA.expert.code);
+  expertB = await loginExpert(t.agent(), famB.expert.code);
+  childA = await loginChild(t.agent(), famA);
+  expect((await admin.post('/api/admin/videos/assignments').send({ video_id: 'assigned', expert_id: famA.expert.expert_id })).status).toBe(200);
+  expect((await expertB.post('/api/expert/videos/claimedB/claim')).status).toBe(200);
+  expect((await admin.post('/api/frames/assigned')).status).toBe(200);
+}, 60_000);
+afterAll(async () => {
+  await t.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('GET /api/admin/videos', () => {
+  it('lists only videos with frames by default, every downloaded one with include_without_frames', async () => {
+    const res = await admin.get('/api/admin/videos');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, count: 1 });
+    const [item] = res.body.videos;
+    expect(Object.keys(item).sort()).toEqual(ADMIN_KEYS);
+    expect(item).toEqual({
+      video_id: 'assigned',
+      title: 'Assigned video',
+      duration_seconds: 3,
+      duration_formatted: '0:03',
+      has_frames: true,
+      frame_count: 3,
+      has_questions: false,
+      frames_dir: path.join(t.dataDir, 'videos', 'assigned', 'frames'),
+      question_file: '',
+    });
+    const all = await admin.get('/api/admin/videos?include_without_frames=true');
+    expect(all.body.count).toBe(4);
+    expect(ids(all.body.videos)).toEqual(['assigned', 'claimedB', 'loose', 'sample']);
+    expect(all.body.videos.find((v: { video_id: string }) => v.video_id === 'claimedB')).toMatchObject({ duration_formatted: '1:15', has_frames: false, frames_dir: '' });
+  });
+
+  it('reflects questions submitted for a video', async () => {
+    const sub = await admin.post('/api/submit-questions').send({
+      video_id: 'assigned',
+      questions: [{ segment_range_start: 0, segment_range_end: 3, question_type: 'action', question: 'What does the bunny do?', answer: 'hops' }],
+    });
+    expect(sub.status, JSON.stringify(sub.body)).toBe(200);
+    const item = (await admin.get('/api/admin/videos')).body.videos[0];
+    expect(item.has_questions).toBe(true);
+    expect(item.question_file).toBe(path.join(t.dataDir, 'videos', 'assigned', 'questions.json'));
+    const list = (await admin.get('/api/videos-list')).body.videos;
+    expect(list.find((v: { id: string }) => v.id === 'assigned').questionCount).toBe(1);
+  });
+
+  it('validates include_without_frames and refuses other roles', async () => {
+    const bad = await admin.get('/api/admin/videos?include_without_frames=maybe');
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/include_without_frames/);
+    expect((await t.agent().get('/api/admin/videos')).status).toBe(401);
+    expect((await expertA.get('/api/admin/videos')).status).toBe(403);
+    expect((await childA.get('/api/admin/videos')).status).toBe(403);
+  });
+});
+
+describe('GET /api/videos-list', () => {
+  it('gives the admin every video and an expert their own plus the sample, with the contract fields', async () => {
+    const all = await admin.get('/api/videos-list');
+    expect(all.status).toBe(200);
+    expect(ids(all.body.videos, 'id')).toEqual(['assigned', 'claimedB', 'loose', 'sample']);
+    const a = await expertA.get('/api/videos-list');
+    expect(ids(a.body.videos, 'id')).toEqual(['assigned', 'sample']);
+    const item = a.body.videos.find((v: { id: string }) => v.id === 'assigned');
+    expect(Object.keys(item).sort()).toEqual(LIST_KEYS);
+    expect(item).toMatchObject({ title: 'Assigned video', thumbnail: '/media/videos/assigned/thumbnail', duration: 3, videoUrl: '/media/videos/assigned/video' });
+    expect(ids((await expertB.get('/api/videos-list')).body.videos, 'id')).toEqual(['claimedB', 'sample']);
+  });
+
+  it('is not for child sessions', async () => {
+    expect((await childA.get('/api/videos-list')).status).toBe(403);
+    expect((await t.agent().get('/api/videos-list')).status).toBe(401);
+  });
+});
+
+describe('GET /api/kids_videos', () => {
+  it("gives a child session the family expert's videos as kids items", async () => {
+    const res = await childA.get('/api/kids_videos');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, count: 2 });
+    const item = res.body.videos.find((v: { video_id: string }) => v.video_id === 'assigned');
+    expect(Object.keys(item).sort()).toEqual(KIDS_KEYS);
+    expect(item).toEqual({ video_id: 'assigned', title: 'Assigned video', duration: '0:03', local_path: '/media/videos/assigned/video', thumbnail: '/media/videos/assigned/thumbnail' });
+    expect(res.body.videos.find((v: { video_id: string }) => v.video_id === 'sample').thumbnail).toBe('');
+  });
+
+  it('gives an expert their videos and the admin all', async () => {
+    expect(ids((await expertB.get('/api/kids_videos')).body.videos)).toEqual(['claimedB', 'sample']);
+    expect((await admin.get('/api/kids_videos')).body.count).toBe(4);
+    expect((await t.agent().get('/api/kids_videos')).status).toBe(401);
+  });
+});
+
+describe('GET /api/learners/children/{child_id}/videos', () => {
+  it("lists the child's videos for the child, its expert and the admin", async () => {
+    for (const who of [childA, expertA, admin]) {
+      const res = await who.get(`/api/learners/children/${famA.child.child_id}/videos`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ success: true, child_id: famA.child.child_id, expert_id: famA.expert.expert_id, count: 2 });
+      expect(ids(res.body.videos)).toEqual(['assigned', 'sample']);
+    }
+  });
+
+  it("refuses another family's child, unknown and malformed ids", async () => {
+    expect((await childA.get(`/api/learners/children/${famB.child.child_id}/videos`)).status).toBe(403);
+    expect((await expertA.get(`/api/learners/children/${famB.child.child_id}/videos`)).status).toBe(403);
+    expect((await admin.get('/api/learners/children/999999/videos')).status).toBe(404);
+    expect((await admin.get('/api/learners/children/12ab56/videos')).status).toBe(400);
+    expect((await t.agent().get(`/api/learners/children/${famA.child.child_id}/videos`)).status).toBe(401);
+  });
+});
+
+describe('expert videos, available videos, claim and unclaim', () => {
+  it('GET /api/expert/videos: assigned and claimed videos plus the sample, with relations', async () => {
+    const res = await expertA.get('/api/expert/videos');
+    expect(res.status).toBe(200);
+    expect(ids(res.body.videos)).toEqual(['assigned', 'sample']);
+    expect(res.body.videos.find((v: { video_id: string }) => v.video_id === 'assigned')).toMatchObject({
+      assigned_to_me: true,
+      claimed_by_me: false,
+      claimed_by: null,
+      has_frames: true,
+      frame_count: 3,
+      video_url: '/media/videos/assigned/video',
+    });
+    expect((await admin.get('/api/expert/videos')).status).toBe(403);
+    expect((await childA.get('/api/expert/videos')).status).toBe(403);
+  });
+
+  it('GET /api/expert/videos/available: unclaimed, non-sample videos', async () => {
+    const res = await expertA.get('/api/expert/videos/available');
+    expect(ids(res.body.videos)).toEqual(['assigned', 'loose']);
+    expect((await childA.get('/api/expert/videos/available')).status).toBe(403);
+  });
+
+  it('claim: first expert wins, the sample and unknown videos are refused; the child then sees it', async () => {
+    const res = await expertA.post('/api/expert/videos/loose/claim');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, video_id: 'loose', expert_id: famA.expert.expert_id });
+    expect(t.db.first('SELECT expert_id FROM video_claims WHERE video_id = ?', ['loose'])).toEqual({ expert_id: famA.expert.expert_id });
+    expect((await expertA.post('/api/expert/videos/loose/claim')).status).toBe(200);
+    const other = await expertB.post('/api/expert/videos/loose/claim');
+    expect(other.status).toBe(409);
+    expect(other.body.error).toBe('already_claimed');
+    expect((await expertA.post('/api/expert/videos/sample/claim')).status).toBe(400);
+    expect((await expertA.post('/api/expert/videos/nosuchvideo/claim')).status).toBe(404);
+    expect((await expertA.post('/api/expert/videos/partial/claim')).status).toBe(404);
+    expect((await expertA.post('/api/expert/videos/bad.id/claim')).status).toBe(400);
+    expect((await admin.post('/api/expert/videos/loose/claim')).status).toBe(403);
+    expect(ids((await childA.get('/api/kids_videos')).body.videos)).toEqual(['assigned', 'loose', 'sample']);
+    expect(ids((await expertB.get('/api/expert/videos/available')).body.videos)).toEqual(['assigned']);
+  });
+
+  it("unclaim: only the owner, and only what is claimed", async () => {
+    const stolen = await expertB.delete('/api/expert/videos/loose/unclaim');
+    expect(stolen.status).toBe(403);
+    expect(stolen.body.error).toBe('claimed_by_other');
+    const res = await expertA.delete('/api/expert/videos/loose/unclaim');
+    expect(res.status).toBe(200);
+    expect(t.db.first('SELECT 1 FROM video_claims WHERE video_id = ?', ['loose'])).toBeUndefined();
+    expect((await expertA.delete('/api/expert/videos/loose/unclaim')).body.error).toBe('not_claimed');
+    expect(ids((await childA.get('/api/kids_videos')).body.videos)).toEqual(['assigned', 'sample']);
+    expect((await childA.delete('/api/expert/videos/loose/unclaim')).status).toBe(403);
+  });
+});
+
+describe('admin assignments', () => {
+  it('assigns (idempotently), lists with claims, and removes', async () => {
+    const body = { video_id: 'loose', expert_id: famB.expert.expert_id };
+    const res = await admin.post('/api/admin/videos/assignments').send(body);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, ...body });
+    expect((await admin.post('/api/admin/videos/assignments').send(body)).body.message).toMatch(/already/);
+    expect(t.db.all('SELECT expert_id FROM video_assignments WHERE video_id = ?', ['loose'])).toEqual([{ expert_id: famB.expert.expert_id }]);
+    const list = await admin.get('/api/admin/videos/assignments');
+    expect(list.body.count).toBe(2);
+    expect(list.body.assignments).toContainEqual(expect.objectContaining({ ...body, title: 'Video loose', expert_name: 'Test Expert' }));
+    expect(list.body.claims).toEqual([expect.objectContaining({ video_id: 'claimedB', expert_id: famB.expert.expert_id })]);
+    expect(ids((await expertB.get('/api/videos-list')).body.videos, 'id')).toEqual(['claimedB', 'loose', 'sample']);
+    expect((await admin.delete(`/api/admin/videos/assignments/loose/${famB.expert.expert_id}`)).status).toBe(200);
+    expect((await admin.delete(`/api/admin/videos/assignments/loose/${famB.expert.expert_id}`)).status).toBe(404);
+  });
+
+  it('refuses unknown videos and experts, malformed bodies and other roles', async () => {
+    const expertId = famA.expert.expert_id;
+    expect((await admin.post('/api/admin/videos/assignments').send({ video_id: 'nosuchvideo', expert_id: expertId })).status).toBe(404);
+    expect((await admin.post('/api/admin/videos/assignments').send({ video_id: 'loose', expert_id: 'nobody-here' })).body.error).toBe('expert_not_found');
+    expect((await admin.post('/api/admin/videos/assignments').send({ video_id: 'loose' })).status).toBe(400);
+    expect((await admin.post('/api/admin/videos/assignments').send({ video_id: '../x', expert_id: expertId })).status).toBe(400);
+    expect((await expertA.post('/api/admin/videos/assignments').send({ video_id: 'loose', expert_id: expertId })).status).toBe(403);
+    expect((await expertA.get('/api/admin/videos/assignments')).status).toBe(403);
+    expect((await t.agent().get('/api/admin/videos/assignments')).status).toBe(401);
+  });
+});
+
+describe('media serving', () => {
+  it('serves the video with Range (206) to those who may see it', async () => {
+    const full = await admin.get('/media/videos/assigned/video');
+    expect(full.status).toBe(200);
+    expect(full.headers['accept-ranges']).toBe('bytes');
+    const size = fs.statSync(path.join(t.dataDir, 'videos', 'assigned', 'video.mp4')).size;
+    const part = await childA.get('/media/videos/assigned/video').set('Range', 'bytes=100-199');
+    expect(part.status).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 100-199/${size}`);
+    expect(Number(part.headers['content-length'])).toBe(100);
+    expect((await expertA.get('/media/videos/sample/video').set('Range', 'bytes=0-')).status).toBe(206);
+  });
+
+  it('serves the thumbnail and the subtitles, 404 when there are none', async () => {
+    const thumb = await childA.get('/media/videos/assigned/thumbnail');
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers['content-type']).toBe('image/jpeg');
+    const subs = await childA.get('/media/videos/assigned/subtitles');
+    expect(subs.headers['content-type']).toMatch(/^text\/vtt/);
+    expect(subs.text).toContain('Hello');
+    expect((await childA.get('/media/videos/sample/thumbnail')).status).toBe(404);
+  });
+
+  it('refuses anonymous callers, other families, unknown and malformed ids', async () => {
+    expect((await t.agent().get('/media/videos/assigned/video')).status).toBe(401);
+    expect((await childA.get('/media/videos/claimedB/video')).status).toBe(403);
+    expect((await expertA.get('/media/videos/claimedB/thumbnail')).status).toBe(403);
+    expect((await admin.get('/media/videos/nosuchvideo/video')).status).toBe(404);
+    expect((await admin.get('/media/videos/partial/video')).status).toBe(404);
+    for (const bad of ['..%2F..%2Fapp.sqlite', '.hidden', 'a.b', '%00x']) expect((await admin.get(`/media/videos/${bad}/video`)).status, bad).toBe(400);
+  });
+});
