@@ -1,0 +1,81 @@
+// /admin: download a video by link; the library with frames/questions state and quick actions.
+import { api, bindForm, h, $, listFrom, actionButton, toast, formatSeconds } from './lib.js';
+import { downloadResultView, extractFrames, loadAssignments, whoHas } from './admin-common.js';
+
+const form = $('#download-form');
+const result = $('#download-result');
+const tbody = $('#videos-table tbody');
+
+bindForm(form, async (values) => {
+  const url = (values.url || '').trim();
+  if (!url) {
+    form.elements.url.setAttribute('aria-invalid', 'true');
+    $('[data-error-for=url]', form).textContent = 'Paste a video link first.';
+    form.elements.url.focus();
+    return false;
+  }
+  result.replaceChildren(h('p', { class: 'msg msg-info' }, 'Downloading… this can take a few minutes for a long video. You can stay on this page.'));
+  let r;
+  try {
+    r = await api('POST', '/api/download', { url }, { form: true });
+  } catch (err) {
+    // A refused request (bad link, already downloading) still carries a readable body.
+    r = { success: false, message: err.message, ...err.body };
+  }
+  result.replaceChildren(downloadResultView(r));
+  if (!r.success) {
+    if (r.error_code === 'invalid_url') {
+      form.elements.url.setAttribute('aria-invalid', 'true');
+      $('[data-error-for=url]', form).textContent = r.recovery_hint || r.message;
+    }
+    toast(`Download failed: ${r.message}`, 'bad');
+    return false;
+  }
+  toast(`Downloaded “${r.title || r.video_id}”.`);
+  await load();
+  return false;
+});
+
+async function load() {
+  const [data, assignments] = await Promise.all([
+    api('GET', '/api/admin/videos?include_without_frames=true'),
+    loadAssignments().catch(() => new Map()),
+  ]);
+  const videos = listFrom(data, 'videos');
+  $('#video-count').textContent = `${videos.length} video${videos.length === 1 ? '' : 's'}`;
+  if (videos.length === 0) {
+    tbody.replaceChildren(h('tr', {}, h('td', { colspan: 6, class: 'empty' }, 'No videos yet. Paste a link above to download the first one.')));
+    return;
+  }
+  tbody.replaceChildren(...videos.map((v) => row(v, whoHas(assignments.get(v.video_id)))));
+}
+
+function row(v, experts) {
+  const href = `/admin/videos/${encodeURIComponent(v.video_id)}`;
+  return h(
+    'tr',
+    { dataset: { videoId: v.video_id } },
+    h('td', {}, h('a', { href }, v.title || v.video_id), h('br'), h('span', { class: 'muted small' }, v.video_id)),
+    h('td', {}, v.duration_formatted || formatSeconds(v.duration_seconds)),
+    h('td', {}, v.has_frames ? h('span', { class: 'badge badge-ok' }, `${v.frame_count} frames`) : h('span', { class: 'badge badge-warn' }, 'Not extracted')),
+    h('td', {}, v.has_questions ? h('span', { class: 'badge badge-ok' }, 'Generated') : h('span', { class: 'badge' }, 'None yet')),
+    h('td', {}, experts || h('span', { class: 'muted' }, 'Nobody')),
+    h(
+      'td',
+      {},
+      h(
+        'div',
+        { class: 'row' },
+        h('a', { class: 'btn btn-small', href }, v.has_frames ? 'Questions' : 'Open'),
+        !v.has_frames &&
+          actionButton('Extract frames', async () => {
+            const r = await extractFrames(v.video_id);
+            toast(r.message || `${r.count} frames extracted.`);
+            await load();
+          }),
+      ),
+    ),
+  );
+}
+
+load().catch((err) => toast(err.message, 'bad'));
