@@ -40,6 +40,8 @@ export const configSchema = z.object({
   DEMO_SEED: bool(true),
   SAMPLE_IMPORT: bool(true),
   SKIP_PREVENTION: bool(true),
+  /** Longest spoken answer the player records, in seconds (served by GET /api/config). */
+  ANSWER_TIME_LIMIT_SECONDS: int(15, 3, 120),
 
   // AI providers
   QUESTION_PROVIDER: z.enum(['auto', 'builtin', 'openai', 'anthropic', 'gemini']).default('auto'),
@@ -71,6 +73,8 @@ export const configSchema = z.object({
   TRANSCRIBE_MAX_BYTES: int(10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
   ESPEAK_PATH: z.string().default('espeak-ng'),
   POCKETSPHINX_PATH: z.string().default('pocketsphinx_continuous'),
+  /** pocketsphinx-en-us model directory (acoustic model en-us/ and cmudict-en-us.dict) for local recognition */
+  POCKETSPHINX_MODEL_DIR: z.string().default('/usr/share/pocketsphinx/model/en-us'),
 
   // Video platform and downloads
   YOUTUBE_API_KEY: optionalString,

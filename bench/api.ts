@@ -1,0 +1,229 @@
+/**
+ * API throughput and p99 latency under concurrent connections:
+ *   npx tsx bench/api.ts [--seconds=3] [--concurrency=50]      (seconds per route, over 3 alternating rounds)
+ * Starts the real app (temp data dir, bundled sample imported) and a bare Express handler on
+ * 127.0.0.1 in a worker thread, then drives GET /api/final-questions/{sample} and
+ * POST /api/check_answer with a bounded loop of 50 keep-alive connections from the main
+ * thread, and prints each route against the bare handler measured in the same run.
+ * Exits 1 when a request fails.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { Worker, isMainThread, parentPort } from 'node:worker_threads';
+import express from 'express';
+
+const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
+const SECONDS = arg('seconds', 3);
+const ROUNDS = 3;
+const CONCURRENCY = arg('concurrency', 50);
+const ADMIN_PASSWORD = 'bench-admin-password';
+
+interface Ports {
+  app: number;
+  bare: number;
+  videoId: string;
+  segments: number;
+  seeded: boolean;
+  dataDir: string;
+}
+
+async function main(): Promise<void> {
+  // The worker runs this same TypeScript file: it registers tsx's loader first, then imports it.
+  const tsxApi = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(tsxApi)}).then((api) => { api.register(); return import(${JSON.stringify(import.meta.url)}); });`;
+  const worker = new Worker(boot, { eval: true });
+  const ports = await new Promise<Ports>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  try {
+    const cookie = await login(ports.app, agent);
+    const answers = [
+      { expected: 'a red ball', user: 'um the red ball', question: 'What did Penny find?' },
+      { expected: 'three', user: 'tree', question: 'How many ducks were there?' },
+      { expected: 'happy', user: 'she was so glad', question: 'How did Penny feel?' },
+      { expected: 'pink and purple', user: 'pink', question: 'What colors were the flowers?' },
+    ];
+    const targets: Target[] = [
+      { name: 'bare GET (baseline)', port: ports.bare, method: 'GET', path: '/bare' },
+      { name: `GET /api/final-questions/${ports.videoId}`, port: ports.app, method: 'GET', path: `/api/final-questions/${ports.videoId}?companion=bunny`, cookie },
+      { name: 'bare POST (baseline)', port: ports.bare, method: 'POST', path: '/bare', body: () => JSON.stringify(answers[0]) },
+      { name: 'POST /api/check_answer', port: ports.app, method: 'POST', path: '/api/check_answer', cookie, body: (i) => JSON.stringify(answers[i % answers.length]) },
+    ];
+    console.log(`API bench: ${CONCURRENCY} concurrent keep-alive connections, ${SECONDS} s per route, ${os.cpus().length} cores`);
+    console.log(`video ${ports.videoId} (${ports.seeded ? 'seeded by the bench' : 'bundled sample'}), ${ports.segments} final-question segments\n`);
+    for (const target of targets) await run(target, agent, 0.5); // warm-up
+    // Rounds alternate the routes with their baselines, so a busy moment of the machine
+    // lands on both sides of a ratio rather than on one route.
+    const samples = targets.map(() => ({ latencies: [] as number[], seconds: 0, errors: 0 }));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, target] of targets.entries()) {
+        const r = await run(target, agent, SECONDS / ROUNDS);
+        const acc = samples[i]!;
+        acc.latencies.push(...r.latencies);
+        acc.seconds += r.seconds;
+        acc.errors += r.errors;
+      }
+    }
+    const results = samples.map(summarize);
+    targets.forEach((target, i) => {
+      const r = results[i]!;
+      console.log(`${target.name.padEnd(44)} ${fmt(r.rps, 0).padStart(8)} req/s   p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(7)} ms   errors ${r.errors}`);
+    });
+    const [bareGet, fq, barePost, check] = results as [Result, Result, Result, Result];
+    console.log('\nratios against the bare handler (same run):');
+    console.log(`  final-questions: throughput ${fmt(fq.rps / bareGet.rps, 2)}x, p99 ${fmt(fq.p99 / bareGet.p99, 2)}x`);
+    console.log(`  check_answer:    throughput ${fmt(check.rps / barePost.rps, 2)}x, p99 ${fmt(check.p99 / barePost.p99, 2)}x`);
+    const errors = results.reduce((n, r) => n + r.errors, 0);
+    if (errors > 0) console.log(`\nFAIL: ${errors} requests failed`);
+    process.exitCode = errors > 0 ? 1 : 0;
+  } finally {
+    agent.destroy();
+    await worker.terminate();
+    fs.rmSync(ports.dataDir, { recursive: true, force: true });
+  }
+}
+
+interface Target {
+  name: string;
+  port: number;
+  method: 'GET' | 'POST';
+  path: string;
+  cookie?: string;
+  body?: (i: number) => string;
+}
+
+interface Result {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+interface Run {
+  latencies: number[];
+  seconds: number;
+  errors: number;
+}
+
+function summarize(r: Run): Result {
+  const sorted = [...r.latencies].sort((a, b) => a - b);
+  const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+  return { rps: sorted.length / r.seconds, p50: pct(0.5), p99: pct(0.99), errors: r.errors };
+}
+
+/** CONCURRENCY loops, each sending its next request when the last one is answered, for `seconds`. */
+async function run(target: Target, agent: http.Agent, seconds: number): Promise<Run> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let sent = 0;
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  const loop = async () => {
+    while (performance.now() < until) {
+      const i = sent++;
+      const t0 = performance.now();
+      const status = await send(target, agent, i).catch(() => 0);
+      latencies.push(performance.now() - t0);
+      if (status !== 200) errors++;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, loop));
+  return { latencies, seconds: (performance.now() - started) / 1000, errors };
+}
+
+function send(target: Target, agent: http.Agent, i: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const body = target.body?.(i);
+    const headers: Record<string, string> = {};
+    if (target.cookie) headers.cookie = target.cookie;
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(body));
+    }
+    const req = http.request({ host: '127.0.0.1', port: target.port, method: target.method, path: target.path, agent, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function login(port: number, agent: http.Agent): Promise<string> {
+  const body = JSON.stringify({ password: ADMIN_PASSWORD });
+  const cookie = await new Promise<string>((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, method: 'POST', path: '/api/admin/verify-access', agent, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        res.resume();
+        const set = res.headers['set-cookie']?.[0];
+        if (res.statusCode !== 200 || !set) reject(new Error(`admin login failed: ${res.statusCode}`));
+        else resolve(set.split(';')[0] as string);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+  return cookie;
+}
+
+const fmt = (n: number, digits: number) => n.toFixed(digits);
+
+/** Worker thread: the real app and the bare handler, each on its own port. */
+async function serve(): Promise<void> {
+  const { loadConfig } = await import('../src/config.js');
+  const { openDatabase } = await import('../src/db/database.js');
+  const { createLogger } = await import('../src/logger.js');
+  const { createApp } = await import('../src/app.js');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kvq-bench-api-'));
+  const config = loadConfig({ DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: 'silent', DEMO_SEED: 'false', SAMPLE_IMPORT: 'true' });
+  const db = openDatabase(path.join(dataDir, 'app.sqlite'));
+  const built = await createApp({ config, db, logger: createLogger(config.LOG_LEVEL) });
+  const { videoId, seeded } = await sampleVideo(db, dataDir);
+  const segments = db.all(`SELECT 1 FROM review_segments WHERE video_id = ?`, [videoId]).length;
+
+  const bare = express();
+  bare.use(express.json());
+  bare.get('/bare', (_req, res) => void res.json({ success: true, segments: [] }));
+  bare.post('/bare', (req, res) => void res.json({ ...req.body, status: 'correct', similarity: 1 }));
+
+  const listen = (app: http.RequestListener) =>
+    new Promise<number>((resolve) => {
+      const server = http.createServer(app);
+      server.keepAliveTimeout = 60_000;
+      server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+    });
+  const ports: Ports = { app: await listen(built.app), bare: await listen(bare), videoId, segments, seeded, dataDir };
+  parentPort?.postMessage(ports);
+}
+
+/**
+ * The bundled sample when it imported with its final questions; otherwise a video row seeded
+ * here with reviewed questions through the questions feature's own import.
+ */
+async function sampleVideo(db: import('../src/db/database.js').Db, dataDir: string): Promise<{ videoId: string; seeded: boolean }> {
+  const sample = db.first<{ id: string }>('SELECT id FROM videos WHERE is_sample = 1');
+  if (sample && db.first('SELECT 1 FROM review_segments WHERE video_id = ?', [sample.id])) return { videoId: sample.id, seeded: false };
+  const { importReviewedQuestions } = await import('../src/questions/import.js');
+  const videoId = 'bench-video';
+  db.run(`INSERT INTO videos (id, title, duration_seconds, is_sample) VALUES (?, 'Bench video', 120, 1)`, [videoId]);
+  const segments = Array.from({ length: 6 }, (_, k) => ({
+    segment_range_start: k * 20,
+    segment_range_end: (k + 1) * 20,
+    questions: [
+      { question_type: 'action', question: `What does the duck do in part ${k + 1}?`, answer: 'it swims', llm_ranking: 1, expert_ranking: 1,
+        variants: [{ companion: 'bunny', question: `Hop hop! What does the duck do in part ${k + 1}?`, chosen: true }] },
+    ],
+  }));
+  importReviewedQuestions(db, videoId, { provider: 'bench', segments }, { dataDir });
+  return { videoId, seeded: true };
+}
+
+// Last, so every constant above is initialised before either side starts.
+if (isMainThread) await main();
+else await serve();

@@ -1,0 +1,209 @@
+import type { Db } from '../db/database.js';
+
+/** SQL for quiz attempts and their answers. Rows keep the database's snake_case names. */
+
+export interface AttemptRow {
+  id: number;
+  child_id: string;
+  video_id: string;
+  video_title: string;
+  companion: string | null;
+  interaction_mode: string;
+  percentage: number | null;
+  total_retries: number;
+  watch_minutes: number;
+  question_count: number;
+  correct_count: number;
+  almost_count: number;
+  wrong_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AnswerRow {
+  id: number;
+  attempt_id: number;
+  position: number;
+  question: string;
+  question_type: string | null;
+  expected: string;
+  user_answer: string;
+  status: string | null;
+  similarity: number | null;
+  segment_range_start: number | null;
+  segment_range_end: number | null;
+  retries: number;
+  extra_json: string | null;
+}
+
+export interface ChildRow {
+  id: string;
+  first_name: string;
+  last_name: string;
+  icon_key: string;
+  interaction_mode: string;
+  expert_id: string;
+  parent_id: string | null;
+  active: number;
+}
+
+export type NewAttempt = Omit<AttemptRow, 'id' | 'created_at' | 'updated_at'>;
+
+export interface CheckpointRow {
+  child_id: string;
+  video_id: string;
+  position_seconds: number;
+  furthest_seconds: number;
+  duration_seconds: number | null;
+  watch_minutes: number;
+  interaction_mode: string | null;
+  companion: string | null;
+  total_retries: number;
+  details_json: string;
+  updated_at: string;
+}
+export type NewAnswer = Omit<AnswerRow, 'id' | 'attempt_id' | 'position'>;
+
+export interface AttemptFilter {
+  childIds: string[];
+  videoId?: string;
+  mode?: string;
+  limit?: number;
+}
+
+const NOW = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
+
+export class AttemptsRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Stores a finished attempt and its answers in one transaction; the child's checkpoint for
+   * that video (the unfinished play-through it continues) is removed in the same transaction.
+   */
+  save(attempt: NewAttempt, answers: NewAnswer[]): number {
+    return this.db.transaction(() => {
+      const r = this.db.run(
+        `INSERT INTO quiz_attempts (child_id, video_id, video_title, companion, interaction_mode, percentage, total_retries,
+           watch_minutes, question_count, correct_count, almost_count, wrong_count)
+         VALUES (@child_id, @video_id, @video_title, @companion, @interaction_mode, @percentage, @total_retries,
+           @watch_minutes, @question_count, @correct_count, @almost_count, @wrong_count)`,
+        attempt,
+      );
+      const id = Number(r.lastInsertRowid);
+      answers.forEach((a, position) => {
+        this.db.run(
+          `INSERT INTO quiz_answers (attempt_id, position, question, question_type, expected, user_answer, status, similarity,
+             segment_range_start, segment_range_end, retries, extra_json)
+           VALUES (@attempt_id, @position, @question, @question_type, @expected, @user_answer, @status, @similarity,
+             @segment_range_start, @segment_range_end, @retries, @extra_json)`,
+          { ...a, attempt_id: id, position },
+        );
+      });
+      this.deleteCheckpoint(attempt.child_id, attempt.video_id);
+      return id;
+    });
+  }
+
+  putCheckpoint(c: Omit<CheckpointRow, 'updated_at'>): CheckpointRow {
+    this.db.run(
+      `INSERT INTO quiz_checkpoints (child_id, video_id, position_seconds, furthest_seconds, duration_seconds, watch_minutes,
+         interaction_mode, companion, total_retries, details_json)
+       VALUES (@child_id, @video_id, @position_seconds, @furthest_seconds, @duration_seconds, @watch_minutes,
+         @interaction_mode, @companion, @total_retries, @details_json)
+       ON CONFLICT (child_id, video_id) DO UPDATE SET position_seconds = excluded.position_seconds,
+         furthest_seconds = excluded.furthest_seconds, duration_seconds = excluded.duration_seconds,
+         watch_minutes = excluded.watch_minutes, interaction_mode = excluded.interaction_mode, companion = excluded.companion,
+         total_retries = excluded.total_retries, details_json = excluded.details_json, updated_at = ${NOW}`,
+      c,
+    );
+    return this.checkpoint(c.child_id, c.video_id) as CheckpointRow;
+  }
+
+  checkpoint(childId: string, videoId: string): CheckpointRow | undefined {
+    return this.db.first<CheckpointRow>('SELECT * FROM quiz_checkpoints WHERE child_id = ? AND video_id = ?', [childId, videoId]);
+  }
+
+  checkpoints(childIds: string[]): CheckpointRow[] {
+    if (childIds.length === 0) return [];
+    return this.db.all<CheckpointRow>(
+      `SELECT * FROM quiz_checkpoints WHERE child_id IN (${childIds.map(() => '?').join(', ')}) ORDER BY updated_at DESC`,
+      childIds,
+    );
+  }
+
+  deleteCheckpoint(childId: string, videoId: string): boolean {
+    return this.db.run('DELETE FROM quiz_checkpoints WHERE child_id = ? AND video_id = ?', [childId, videoId]).changes > 0;
+  }
+
+  /** Newest first. */
+  attempts(filter: AttemptFilter): AttemptRow[] {
+    if (filter.childIds.length === 0) return [];
+    const where = [`child_id IN (${filter.childIds.map(() => '?').join(', ')})`];
+    const params: unknown[] = [...filter.childIds];
+    if (filter.videoId) {
+      where.push('video_id = ?');
+      params.push(filter.videoId);
+    }
+    if (filter.mode) {
+      where.push('interaction_mode = ?');
+      params.push(filter.mode);
+    }
+    let limit = '';
+    if (filter.limit) {
+      limit = ' LIMIT ?';
+      params.push(filter.limit);
+    }
+    return this.db.all<AttemptRow>(`SELECT * FROM quiz_attempts WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC${limit}`, params);
+  }
+
+  /** Answers of the given attempts, grouped by attempt id, in the order they were given. */
+  answersByAttempt(attemptIds: number[]): Map<number, AnswerRow[]> {
+    const out = new Map<number, AnswerRow[]>();
+    // Chunks stay below SQLite's bound-parameter limit.
+    for (let i = 0; i < attemptIds.length; i += 500) {
+      const chunk = attemptIds.slice(i, i + 500);
+      const rows = this.db.all<AnswerRow>(
+        `SELECT * FROM quiz_answers WHERE attempt_id IN (${chunk.map(() => '?').join(', ')}) ORDER BY attempt_id, position`,
+        chunk,
+      );
+      for (const row of rows) {
+        const list = out.get(row.attempt_id) ?? [];
+        list.push(row);
+        out.set(row.attempt_id, list);
+      }
+    }
+    return out;
+  }
+
+  video(videoId: string): { id: string; title: string } | undefined {
+    return this.db.first<{ id: string; title: string }>('SELECT id, title FROM videos WHERE id = ?', [videoId]);
+  }
+
+  childMode(childId: string): string | undefined {
+    return this.db.first<{ interaction_mode: string }>('SELECT interaction_mode FROM children WHERE id = ?', [childId])?.interaction_mode;
+  }
+
+  expertExists(expertId: string): boolean {
+    return this.db.first('SELECT 1 FROM experts WHERE id = ?', [expertId]) !== undefined;
+  }
+
+  /** Child profiles for reports: one child, an expert's children, or every child. */
+  children(where: { childId?: string; expertId?: string }): ChildRow[] {
+    const sql = 'SELECT id, first_name, last_name, icon_key, interaction_mode, expert_id, parent_id, active FROM children';
+    if (where.childId) return this.db.all<ChildRow>(`${sql} WHERE id = ?`, [where.childId]);
+    if (where.expertId) return this.db.all<ChildRow>(`${sql} WHERE expert_id = ? ORDER BY first_name, id`, [where.expertId]);
+    return this.db.all<ChildRow>(`${sql} ORDER BY expert_id, first_name, id`);
+  }
+
+  /** Current titles from the videos table (a video may have been renamed or deleted since). */
+  videoTitles(videoIds: string[]): Map<string, string> {
+    const out = new Map<string, string>();
+    const unique = [...new Set(videoIds)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const chunk = unique.slice(i, i + 500);
+      const rows = this.db.all<{ id: string; title: string }>(`SELECT id, title FROM videos WHERE id IN (${chunk.map(() => '?').join(', ')})`, chunk);
+      for (const r of rows) out.set(r.id, r.title);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * Scoring an expected answer against what the child said: the expected answer is cut into
+ * items ("pink and purple", "sad because she lost her teddy"), each item's meaning words are
+ * looked for in the answer, and the answer's own words are sorted into used, extra,
+ * vaguer-than-expected and contradicting.
+ */
+import { isMeaningful, type Analysis, type Token } from './analyze.js';
+import { bestMatch, relate, type WordMatch } from './match.js';
+import * as L from './lexicon.js';
+import type { GradingThresholds } from './thresholds.js';
+
+const ITEM_SEPARATORS = new Set([',', 'and', 'plus', 'because', 'or', 'then', 'also']);
+
+export interface Items {
+  items: Token[][];
+  /** "a cat or a dog": any one item is enough */
+  alternatives: boolean;
+}
+
+export function splitItems(tokens: Token[]): Items {
+  const items: Token[][] = [[]];
+  let alternatives = false;
+  for (const tok of tokens) {
+    if (ITEM_SEPARATORS.has(tok.raw) && (tok.kind === 'stop' || tok.kind === 'separator' || tok.kind === 'filler')) {
+      if (tok.raw === 'or') alternatives = true;
+      items.push([]);
+      continue;
+    }
+    if (isMeaningful(tok)) items[items.length - 1]?.push(tok);
+  }
+  return { items: items.filter((it) => it.length > 0), alternatives };
+}
+
+export interface ItemScore {
+  coverage: number;
+  /** some full-weight word (not only a size word) was said */
+  hasCore: boolean;
+  missing: Token[];
+  /** an expected action (verb) the child did not say */
+  missingVerb: boolean;
+  /** the item's last noun ("bear" in "a big brown bear") was said: its words before it only describe it */
+  headSaid: boolean;
+  matches: { expected: Token; match: WordMatch }[];
+}
+
+export function scoreItem(item: Token[], user: Analysis, questionConcepts: Set<string>, t: GradingThresholds): ItemScore {
+  let informative = item.filter((tok) => !questionConcepts.has(tok.concept) && tok.weight > 0);
+  if (informative.length === 0) informative = item.filter((tok) => tok.weight > 0);
+  if (informative.length === 0) informative = item.map((tok) => ({ ...tok, weight: 1 }));
+  let total = 0;
+  let got = 0;
+  let hasCore = false;
+  const missing: Token[] = [];
+  const matches: ItemScore['matches'] = [];
+  for (const e of informative) {
+    total += e.weight;
+    const m = bestMatch(e, user, t);
+    if (m) {
+      got += e.weight * m.score;
+      if (e.weight >= 1) hasCore = true;
+      matches.push({ expected: e, match: m });
+    } else {
+      missing.push(e);
+    }
+  }
+  const head = [...informative].reverse().find((e) => !e.verb && e.kind === 'content' && e.weight >= 1);
+  return {
+    headSaid: head !== undefined && matches.some((m) => m.expected === head),
+    coverage: total > 0 ? got / total : 0,
+    hasCore,
+    missing,
+    // "the wind" for "the wind blew it away" misses what happened; "the grapes" for "to eat the
+    // grapes" names what was wanted: only an action after a word the child said is missing.
+    missingVerb: missing.some((e) => e.verb && e.weight >= 1 && matches.some((m) => m.expected.start < e.start)),
+    matches,
+  };
+}
+
+export interface Leftovers {
+  /** meaningful words the child said that match nothing expected and are not from the question */
+  extras: Token[];
+  /** a word vaguer than an expected one ("animal" for "piglet") */
+  broader?: { said: Token; expected: Token };
+  /** another member of an expected word's group ("blue" for "red") */
+  conflict?: { said: Token; expected: Token };
+  /** the opposite of an expected word ("lost" for "found") */
+  opposite?: { said: Token; expected: Token };
+  /** a second colour/number besides a matched one ("red and blue" for "red") */
+  hedge?: { said: Token; expected: Token };
+  /** meaningful words said that are not from the question */
+  ownWords: Token[];
+}
+
+export function sortLeftovers(
+  expected: Token[],
+  scores: ItemScore[],
+  user: Analysis,
+  questionConcepts: Set<string>,
+  t: GradingThresholds,
+  /** words the child negated ("not blue"): ruled out, so neither extra nor a second guess */
+  negated: Set<number> = new Set(),
+): Leftovers {
+  // "a cat or a dog" names two candidates: a guess between answers, not an answer.
+  const guessing = user.tokens.some((tok) => tok.raw === 'or');
+  const used = new Set<number>();
+  const matched = new Set<Token>();
+  for (const s of scores) {
+    for (const m of s.matches) {
+      m.match.used.forEach((i) => used.add(i));
+      matched.add(m.expected);
+    }
+  }
+  const out: Leftovers = { extras: [], ownWords: [] };
+  user.tokens.forEach((u, idx) => {
+    const vague = u.kind === 'vague';
+    if (!(isMeaningful(u) || vague) || u.kind === 'modifier') return;
+    if (questionConcepts.has(u.concept) || negated.has(idx)) return;
+    out.ownWords.push(u);
+    if (used.has(idx)) return;
+    let related = false;
+    for (const e of expected) {
+      const r = relate(e, u, t);
+      if (r.kind === 'opposite') {
+        out.opposite ??= { said: u, expected: e };
+      } else if (r.kind === 'broader') {
+        related = true;
+        out.broader ??= { said: u, expected: e };
+      } else if (r.kind === 'conflict') {
+        if (matched.has(e)) {
+          if (L.isColor(e.concept) || e.kind === 'number' || guessing) out.hedge ??= { said: u, expected: e };
+        } else {
+          out.conflict ??= { said: u, expected: e };
+        }
+      } else if (r.kind === 'match') {
+        related = true;
+      }
+    }
+    if (!related || vague) out.extras.push(u);
+  });
+  return out;
+}

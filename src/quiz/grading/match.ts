@@ -1,0 +1,128 @@
+/**
+ * Word-level matching between one expected token and what the child said: same concept
+ * (exact or synonym), more specific ("raccoon" for "animal"), vaguer, another member of the
+ * same group, or the same word misheard (sound key, spelling, or split in two: "butter fly").
+ */
+import type { Analysis, Token } from './analyze.js';
+import { isMeaningful } from './analyze.js';
+import { jaroWinkler, levenshteinRatio, phoneticKey } from './fuzzy.js';
+import * as L from './lexicon.js';
+import { lemmatize } from './stem.js';
+import type { GradingThresholds } from './thresholds.js';
+
+export type MatchHow = 'exact' | 'synonym' | 'specific' | 'sound' | 'spelling' | 'joined';
+
+export interface WordMatch {
+  score: number;
+  how: MatchHow;
+  /** indices (in the user's tokens) used by this match */
+  used: number[];
+  said: string;
+}
+
+export type Relation =
+  | { kind: 'match'; score: number; how: MatchHow }
+  | { kind: 'broader' }
+  | { kind: 'conflict' }
+  | { kind: 'opposite' }
+  | { kind: 'none' };
+
+export function relate(e: Token, u: Token, t: GradingThresholds): Relation {
+  if (e.kind === 'number' || u.kind === 'number') {
+    if (e.kind === 'number' && u.kind === 'number') return e.concept === u.concept ? { kind: 'match', score: 1, how: 'exact' } : { kind: 'conflict' };
+    return { kind: 'none' };
+  }
+  if (e.concept === u.concept) return { kind: 'match', score: 1, how: e.lemma === u.lemma ? 'exact' : 'synonym' };
+  if (L.areOpposites(e.concept, u.concept)) return { kind: 'opposite' };
+  if (L.isBroaderThan(e.concept, u.concept)) return { kind: 'match', score: 1, how: 'specific' };
+  // A young animal named by its grown-up kind is not vaguer for a child ("a pig" for "the piglet").
+  if (L.isYoungOf(e.concept, u.concept)) return { kind: 'match', score: 0.9, how: 'synonym' };
+  if (L.isBroaderThan(u.concept, e.concept)) return { kind: 'broader' };
+  if (L.sameGroup(e.concept, u.concept)) return { kind: 'conflict' };
+  // Two different words the lexicon files under a group ("kite" and "cat") are not a mishearing.
+  if (L.isInGroup(e.concept) && L.isInGroup(u.concept)) return { kind: 'none' };
+  // A real word the lexicon knows is not a misspelling of another ("shelf" is not "shell").
+  const spelling = !L.isKnownWord(u.lemma);
+  const score = Math.max(soundAlike(e.raw.replace(/ /g, ''), u.raw.replace(/ /g, ''), t, false, spelling), soundAlike(e.lemma, u.lemma, t, false, spelling));
+  if (score <= 0) return { kind: 'none' };
+  return { kind: 'match', score, how: score >= 0.9 && phoneticKey(e.lemma) === phoneticKey(u.lemma) ? 'sound' : 'spelling' };
+}
+
+/**
+ * How alike two written words are as a recognizer's slip: a known homophone ("blew"/"blue"),
+ * the same sound key with enough spelling in common ("biskit"/"biscuit"), or a close spelling
+ * with the same first letter ("purpel"). A different vowel sound makes a different word when
+ * little else differs ("soap" is not "soup", "Tim" is not "Tom", "ladder" is not "letter").
+ * `split` is for words the recognizer cut in pieces ("brew no"), where vowels drift.
+ */
+export function soundAlike(a: string, b: string, t: GradingThresholds, split = false, spelling = true): number {
+  if (a === b) return 1;
+  if (/\d/.test(a) || /\d/.test(b)) return 0;
+  if (L.areHomophones(a, b)) return 0.95;
+  const jw = jaroWinkler(a, b);
+  const ratio = levenshteinRatio(a, b);
+  const short = Math.min(a.length, b.length) <= 4;
+  const sameVowel = firstVowel(a) === firstVowel(b);
+  const vowelOk = split || (short ? sameVowel : sameVowel || ratio >= t.sound_vowel_free_ratio);
+  const key = phoneticKey(a);
+  const keyOk = key.length >= (split ? 3 : 2) && key === phoneticKey(b);
+  if (keyOk && vowelOk && ratio >= (short ? t.sound_min_ratio_short : t.sound_min_ratio)) return Math.max(0.9, jw);
+  // pieces joined back must spell nearly the word ("snow angel" is not "snowman")
+  if (spelling && !short && a[0] === b[0] && jw >= t.fuzzy_word && (!split || ratio >= t.sound_vowel_free_ratio)) return jw;
+  return 0;
+}
+
+/** The first vowel group, a vowel "y" read as "i": "soap" -> "oa", "soup" -> "ou", "byke" -> "i". */
+const firstVowel = (w: string) => /[aeiou]+|(?<=[^aeiou])y/.exec(w)?.[0]?.replace('y', 'i');
+
+/** Best way the user's answer says expected token `e`, or undefined. */
+export function bestMatch(e: Token, user: Analysis, t: GradingThresholds): WordMatch | undefined {
+  let best: WordMatch | undefined;
+  user.tokens.forEach((u, idx) => {
+    if (!isMeaningful(u)) return;
+    const r = relate(e, u, t);
+    if (r.kind === 'match' && r.score >= t.word_match && (!best || r.score > best.score)) {
+      best = { score: r.score, how: r.how, used: [idx], said: u.raw };
+    }
+  });
+  if (best && best.score >= 1) return best;
+  const joined = joinedMatch(e, user, t) ?? compoundMatch(e, user);
+  if (joined && (!best || joined.score > best.score)) best = joined;
+  return best;
+}
+
+/** A compound said in its parts, in any order: "a castle out of sand" for "sandcastle". */
+function compoundMatch(e: Token, user: Analysis): WordMatch | undefined {
+  const word = e.raw;
+  if (e.kind !== 'content' || word.includes(' ') || word.length < 7) return undefined;
+  const find = (part: string) => user.tokens.findIndex((u) => isMeaningful(u) && (u.raw === part || u.lemma === part || u.lemma === lemmatize(part)));
+  for (let cut = 3; cut <= word.length - 3; cut++) {
+    const head = find(word.slice(0, cut));
+    const tail = find(word.slice(cut));
+    if (head >= 0 && tail >= 0 && head !== tail) {
+      return { score: 0.9, how: 'joined', used: [head, tail], said: `${user.tokens[head]?.raw} ... ${user.tokens[tail]?.raw}` };
+    }
+  }
+  return undefined;
+}
+
+/** A word the recognizer split in two or three ("brew no" for "Bruno", "peek a chew"). */
+function joinedMatch(e: Token, user: Analysis, t: GradingThresholds): WordMatch | undefined {
+  if (e.kind === 'number') return undefined;
+  const target = e.raw.replace(/ /g, '');
+  if (target.length < 4) return undefined;
+  let best: WordMatch | undefined;
+  const toks = user.tokens;
+  for (let i = 0; i < toks.length; i++) {
+    for (let n = 2; n <= 3 && i + n <= toks.length; n++) {
+      const window = toks.slice(i, i + n);
+      if (window.some((w) => w.kind === 'separator') || !window.some((w) => w.kind === 'content' || w.kind === 'negation')) continue;
+      const said = window.map((w) => w.raw.replace(/ /g, '')).join('');
+      const score = Math.max(soundAlike(target, said, t, true), soundAlike(e.lemma, said, t, true));
+      if (score >= t.word_match && (!best || score > best.score)) {
+        best = { score, how: 'joined', used: window.map((_, k) => i + k), said: window.map((w) => w.raw).join(' ') };
+      }
+    }
+  }
+  return best;
+}
