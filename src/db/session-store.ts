@@ -50,8 +50,19 @@ export class SqliteSessionStore extends session.Store {
     }
   }
 
+  /**
+   * Extends the expiry only. Writing the whole session here would let a slow request that loaded
+   * the session earlier overwrite a change made meanwhile (a picked profile) or revive a session
+   * that was logged out.
+   */
   override touch(sid: string, sess: session.SessionData, cb?: Callback): void {
-    this.set(sid, sess, cb);
+    try {
+      const expires = sess.cookie?.expires ? new Date(sess.cookie.expires).getTime() : Date.now() + this.defaultMaxAgeMs;
+      this.db.run('UPDATE sessions SET expires_at = ? WHERE sid = ?', [expires, sid]);
+      cb?.();
+    } catch (err) {
+      cb?.(err);
+    }
   }
 
   private sweep(): void {
