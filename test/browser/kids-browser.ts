@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page, type Request } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
 
 export const KIDS_ARTIFACTS = path.resolve('test-artifacts/kids');
 
@@ -13,21 +14,12 @@ export const KIDS_ARTIFACTS = path.resolve('test-artifacts/kids');
  */
 export async function launchKidsBrowser(wav: string): Promise<Browser> {
   fs.mkdirSync(KIDS_ARTIFACTS, { recursive: true });
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--autoplay-policy=no-user-gesture-required',
-      '--use-fake-device-for-media-stream',
-      '--use-fake-ui-for-media-stream',
-      `--use-file-for-fake-audio-capture=${path.resolve(wav)}`,
-    ],
-  });
+  return launchChromium([
+    '--autoplay-policy=no-user-gesture-required',
+    '--use-fake-device-for-media-stream',
+    '--use-fake-ui-for-media-stream',
+    `--use-file-for-fake-audio-capture=${path.resolve(wav)}`,
+  ]);
 }
 
 /**

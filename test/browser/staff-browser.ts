@@ -1,22 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-
-/** Chromium flags measured on this machine (NOTES.md): no sandbox, headless, no outside traffic. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--headless',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
 
 export const ARTIFACTS = path.resolve('test-artifacts/staff');
 
 export async function launchBrowser(): Promise<Browser> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return launchChromium();
 }
 
 /**
