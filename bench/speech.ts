@@ -1,0 +1,226 @@
+/**
+ * `npm run bench:speech` (npx tsx bench/speech.ts): the local recognizer on synthetic children.
+ *
+ * espeak-ng speaks every child answer (`user`) of shared/data/grading-dev.jsonl in three voices
+ * and speeds; the recognizer transcribes each with the question and expected answer as its
+ * context. Printed: word accuracy, grade agreement (the grade of the transcript equals the
+ * grade of the true text, both by the real grader), false-correct rates on wrong answers and on
+ * silence / noise clips, and time per answer. The baseline, measured in the same run on the
+ * first voice, is pocketsphinx with its own general English language model and no context.
+ *
+ * Settings (environment): BENCH_LIMIT=n (first n cases), BENCH_VOICES=us140,f3-120 (subset),
+ * BENCH_TUNING='{"wip":0.01}' and BENCH_WEIGHTS='{"focus":20}' (overrides), BENCH_NO_BASELINE=1,
+ * BENCH_AUDIO_DIR=dir (keep synthesized audio between runs).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runProcess } from '../src/pipeline/process-runner.js';
+import { DEFAULT_WEIGHTS, LocalRecognizer } from '../src/speech/local/recognizer.js';
+import { DEFAULT_TUNING, modelPaths, parseHypothesis } from '../src/speech/local/pocketsphinx.js';
+import { textToWords } from '../src/speech/local/words.js';
+import { loadChildWords } from '../src/speech/local/vocabulary.js';
+import { toRecognizerWavArgs } from '../src/speech/local/audio.js';
+import { gradeAnswer } from '../src/quiz/grading/grader.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DATA = [path.join(ROOT, '..', 'shared', 'data', 'grading-dev.jsonl'), '/work/shared/data/grading-dev.jsonl'].find((f) => fs.existsSync(f));
+const MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
+
+interface Case { id: string; question: string; expected: string; user: string; label: string }
+interface Voice { name: string; voice: string; speed: number; pitch: number }
+
+const VOICES: Voice[] = [
+  { name: 'us140', voice: 'en-us', speed: 140, pitch: 50 },
+  { name: 'm3-165', voice: 'en-us+m3', speed: 165, pitch: 40 },
+  { name: 'f3-120', voice: 'en-us+f3', speed: 120, pitch: 70 },
+  { name: 'f2-125', voice: 'en-us+f2', speed: 125, pitch: 55 },
+  { name: 'klatt-130', voice: 'en-us+klatt', speed: 130, pitch: 60 },
+];
+const DEFAULT_VOICES = ['us140', 'm3-165', 'f3-120'];
+
+/** Sounds that are not an answer: each must be graded wrong for every question. */
+const NOISES: { name: string; lavfi?: string; reversed?: string }[] = [
+  { name: 'digital silence', lavfi: 'anullsrc=r=16000:cl=mono' },
+  { name: 'room hiss -60 dB', lavfi: 'anoisesrc=r=16000:a=0.001:c=white' },
+  { name: 'white noise -25 dB', lavfi: 'anoisesrc=r=16000:a=0.05:c=white' },
+  { name: 'pink noise', lavfi: 'anoisesrc=r=16000:a=0.2:c=pink' },
+  { name: 'brown noise', lavfi: 'anoisesrc=r=16000:a=0.5:c=brown' },
+  { name: '50 Hz hum', lavfi: 'sine=f=50:r=16000,volume=0.3' },
+  { name: 'noise bursts', lavfi: "anoisesrc=r=16000:a=0.3:c=pink,volume='0.05+0.95*gt(sin(2*PI*2*t),0.3)':eval=frame" },
+  { name: 'clicks', lavfi: "anoisesrc=r=16000:a=0.5:c=white,volume='gt(mod(t,0.5),0.47)':eval=frame" },
+  // speech-like sound with no words in it: a sentence played backwards
+  { name: 'reversed speech', reversed: 'the little dog ran after the big red ball in the garden' },
+];
+
+const env = process.env;
+const limit = env.BENCH_LIMIT ? Number(env.BENCH_LIMIT) : Infinity;
+const voices = VOICES.filter((v) => (env.BENCH_VOICES?.split(',') ?? DEFAULT_VOICES).includes(v.name));
+const estimateCmn = env.BENCH_CMN !== "0";
+const minWordProb = Number(env.BENCH_MIN_PROB ?? "0");
+const tuning = { ...DEFAULT_TUNING, ...(env.BENCH_TUNING ? JSON.parse(env.BENCH_TUNING) : {}) };
+const weights = { ...DEFAULT_WEIGHTS, ...(env.BENCH_WEIGHTS ? JSON.parse(env.BENCH_WEIGHTS) : {}) };
+
+async function main(): Promise<void> {
+  if (!DATA) throw new Error('grading-dev.jsonl not found (expected ../shared/data/).');
+  const cases = fs.readFileSync(DATA, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Case).slice(0, limit);
+  const keep = env.BENCH_AUDIO_DIR;
+  const audioDir = keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-speech-'));
+  const workRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-speech-work-'));
+  fs.mkdirSync(audioDir, { recursive: true });
+  const recognizer = new LocalRecognizer({
+    ffmpegPath: 'ffmpeg', espeakPath: 'espeak-ng', pocketsphinxPath: 'pocketsphinx_continuous',
+    modelDir: MODEL_DIR, workRoot, run: runProcess, tuning, weights, estimateCmn, minWordProb,
+    childWords: env.BENCH_VOCAB === 'base' ? loadChildWords().filter((w) => !w.inflected) : undefined,
+  });
+  console.log(`local recognizer: ${tuning.search} search, weights ${JSON.stringify(weights)}, voices ${voices.map((v) => v.name).join(', ')}`);
+  try {
+    await recognizer.pronouncer.dictionary();
+    if (env.BENCH_VOCAB === 'base') console.log('vocabulary: base words only (no inflected forms)');
+    const spoken = cases.filter((c) => c.user.trim());
+    let words = 0, wordErrors = 0, agree = 0, total = 0, ms = 0;
+    let wrongTotal = 0, wrongFalseCorrect = 0;
+    const confusion = new Map<string, number>();
+    const perVoice = new Map<string, { n: number; agree: number; words: number; errors: number }>();
+    const shown: string[] = [];
+    for (const v of voices) {
+      for (const c of spoken) {
+        const wav = await synthesize(audioDir, c, v);
+        const t0 = performance.now();
+        const r = await recognizer.transcribe(wav, { focus: [c.question, c.expected], related: [] });
+        ms += performance.now() - t0;
+        const ref = textToWords(c.user);
+        const hyp = textToWords(r.text);
+        words += ref.length;
+        wordErrors += editDistance(ref, hyp);
+        const truth = gradeAnswer({ question: c.question, expected: c.expected, user: c.user }).status;
+        const heard = gradeAnswer({ question: c.question, expected: c.expected, user: r.text }).status;
+        total++;
+        const pv = perVoice.get(v.name) ?? { n: 0, agree: 0, words: 0, errors: 0 };
+        pv.n++;
+        pv.words += ref.length;
+        pv.errors += editDistance(ref, hyp);
+        if (truth === heard) pv.agree++;
+        perVoice.set(v.name, pv);
+        if (truth === heard) agree++;
+        else if (shown.length < 25) shown.push(`  ${c.id} ${v.name}: "${c.user}" -> "${r.text}" (${truth} -> ${heard})`);
+        confusion.set(`${truth}->${heard}`, (confusion.get(`${truth}->${heard}`) ?? 0) + 1);
+        if (truth === 'wrong') {
+          wrongTotal++;
+          if (heard === 'correct') wrongFalseCorrect++;
+        }
+      }
+    }
+    const noise = await noiseClips(audioDir, recognizer, spoken);
+    const baseline = env.BENCH_NO_BASELINE ? undefined : await baselineRun(audioDir, workRoot, spoken, voices[0]!);
+
+    console.log('\nSome disagreements (true text -> transcript):');
+    console.log(shown.join('\n'));
+    console.log(`\nconfusion (grade of true text -> grade of transcript): ${[...confusion].map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    const perAnswer = ms / total;
+    console.log('\n| measure | local recognizer | target |');
+    console.log('|---|---|---|');
+    console.log(`| answers transcribed | ${total} (${spoken.length} x ${voices.length} voices) | |`);
+    console.log(`| word accuracy (1 - WER) | ${fmt(1 - wordErrors / words)} | |`);
+    console.log(`| grade agreement | ${fmt(agree / total)} | >= 0.85 |`);
+    console.log(`| false-correct, wrong answers | ${fmt(wrongFalseCorrect / Math.max(1, wrongTotal))} (${wrongFalseCorrect}/${wrongTotal}) | low |`);
+    console.log(`| false-correct, silence and noise | ${fmt(noise.falseCorrect / noise.total)} (${noise.falseCorrect}/${noise.total}) | 0 |`);
+    console.log(`| noise clips with any words | ${noise.withWords}/${noise.clips} | |`);
+    console.log(`| time per answer | ${perAnswer.toFixed(0)} ms | < 1000 ms |`);
+    console.log('\n| voice | answers | word accuracy | grade agreement |');
+    console.log('|---|---|---|---|');
+    for (const [name, pv] of perVoice) console.log(`| ${name} | ${pv.n} | ${fmt(1 - pv.errors / pv.words)} | ${fmt(pv.agree / pv.n)} |`);
+    if (baseline) {
+      const first = perVoice.get(voices[0]!.name)!;
+      console.log(`\nbaseline (pocketsphinx general LM, no context, voice ${voices[0]!.name}, ${baseline.total} answers): ` +
+        `word accuracy ${fmt(baseline.wordAcc)}, grade agreement ${fmt(baseline.agree)}, ${baseline.ms.toFixed(0)} ms per answer`);
+      const localAcc = 1 - first.errors / first.words;
+      // the stock model inserts so many words that its word accuracy can fall below zero
+      const accRatio = baseline.wordAcc > 0 ? `x${(localAcc / baseline.wordAcc).toFixed(2)}` : `n/a (baseline ${fmt(baseline.wordAcc)} vs ${fmt(localAcc)})`;
+      console.log(`ratios local/baseline on ${voices[0]!.name}: word accuracy ${accRatio}, ` +
+        `grade agreement x${(first.agree / first.n / baseline.agree).toFixed(2)}, time x${(perAnswer / baseline.ms).toFixed(2)}`);
+    }
+    console.log(`load average during the run: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (2 cores)`);
+  } finally {
+    fs.rmSync(workRoot, { recursive: true, force: true });
+    if (!keep) fs.rmSync(audioDir, { recursive: true, force: true });
+  }
+}
+
+async function synthesize(dir: string, c: Case, v: Voice): Promise<string> {
+  const out = path.join(dir, `${c.id}-${v.name}.wav`);
+  if (fs.existsSync(out)) return out;
+  await runProcess('espeak-ng', ['-v', v.voice, '-s', String(v.speed), '-p', String(v.pitch), '-w', `${out}.tmp.wav`, c.user]);
+  // a little room noise and a pause either side, as a tablet microphone would record it
+  await runProcess('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', `${out}.tmp.wav`,
+    '-f', 'lavfi', '-i', 'anoisesrc=r=22050:a=0.002:c=pink',
+    '-filter_complex', '[0]adelay=400,apad=pad_dur=0.5[s];[s][1]amix=inputs=2:duration=first:normalize=0',
+    '-ar', '16000', '-ac', '1', out]);
+  fs.rmSync(`${out}.tmp.wav`, { force: true });
+  return out;
+}
+
+async function noiseClips(dir: string, recognizer: LocalRecognizer, cases: Case[]) {
+  const questions = cases.filter((_, i) => i % 10 === 0);
+  let total = 0, falseCorrect = 0, withWords = 0;
+  for (const n of NOISES) {
+    const clip = path.join(dir, `noise-${n.name.replace(/\W+/g, '-')}.wav`);
+    if (!fs.existsSync(clip) && n.lavfi) {
+      await runProcess('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', n.lavfi, '-t', '2.5', '-ar', '16000', '-ac', '1', clip]);
+    } else if (!fs.existsSync(clip) && n.reversed) {
+      await runProcess('espeak-ng', ['-v', 'en-us', '-s', '140', '-w', `${clip}.tmp.wav`, n.reversed]);
+      await runProcess('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', `${clip}.tmp.wav`, '-af', 'areverse', '-ar', '16000', '-ac', '1', clip]);
+      fs.rmSync(`${clip}.tmp.wav`, { force: true });
+    }
+    const heardWords: string[] = [];
+    for (const c of questions) {
+      const r = await recognizer.transcribe(clip, { focus: [c.question, c.expected], related: [] });
+      if (r.text) heardWords.push(r.text);
+      total++;
+      if (gradeAnswer({ question: c.question, expected: c.expected, user: r.text }).status === 'correct') falseCorrect++;
+    }
+    if (heardWords.length) withWords++;
+    console.log(`  ${n.name}: ${heardWords.length ? `heard "${heardWords.slice(0, 3).join('", "')}"` : 'nothing heard'}`);
+  }
+  return { total, falseCorrect, withWords, clips: NOISES.length };
+}
+
+/** pocketsphinx as it comes: its general English model, no vocabulary, no context. */
+async function baselineRun(dir: string, workRoot: string, cases: Case[], v: Voice) {
+  const m = modelPaths(MODEL_DIR);
+  let words = 0, errors = 0, agree = 0, ms = 0;
+  for (const c of cases) {
+    const wav = await synthesize(dir, c, v);
+    const t0 = performance.now();
+    const conv = path.join(workRoot, 'baseline.wav');
+    await runProcess('ffmpeg', toRecognizerWavArgs(wav, conv));
+    const r = await runProcess('pocketsphinx_continuous', ['-infile', conv, '-hmm', m.hmm, '-dict', m.dict,
+      '-lm', path.join(MODEL_DIR, 'en-us.lm.bin'), '-logfn', '/dev/null']);
+    ms += performance.now() - t0;
+    const text = parseHypothesis(r.stdout.toString()).join(' ');
+    const ref = textToWords(c.user);
+    words += ref.length;
+    errors += editDistance(ref, textToWords(text));
+    const truth = gradeAnswer({ question: c.question, expected: c.expected, user: c.user }).status;
+    if (gradeAnswer({ question: c.question, expected: c.expected, user: text }).status === truth) agree++;
+  }
+  return { total: cases.length, wordAcc: 1 - errors / words, agree: agree / cases.length, ms: ms / cases.length };
+}
+
+function editDistance(a: string[], b: string[]): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+const fmt = (x: number) => x.toFixed(3);
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

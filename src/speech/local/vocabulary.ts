@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { distinctWords } from './words.js';
+
+const VOCABULARY_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'vocabulary');
+/** Where the shipped child vocabulary lives (built by vocabulary/build-child-words.ts). */
+export const CHILD_WORDS_FILE = path.join(VOCABULARY_DIR, 'child-words.txt');
+export const INFLECTED_WORDS_FILE = path.join(VOCABULARY_DIR, 'child-words-inflected.txt');
+
+/**
+ * What the recognizer may expect to hear for one answer: `focus` holds the texts of the
+ * question being answered (question and expected answer), `related` the other questions and
+ * answers of the same video. Both only raise the prior of their words; the whole child
+ * vocabulary stays in the search, so a different answer can still win.
+ */
+export interface AnswerContext {
+  focus: string[];
+  related: string[];
+}
+
+export const EMPTY_CONTEXT: AnswerContext = { focus: [], related: [] };
+
+export interface VocabularyWeights {
+  /** words of the question being answered */
+  focus: number;
+  /** words of the video's other questions and answers */
+  related: number;
+  /** short words that glue children's answers together ("it", "was", "the") */
+  glue: number;
+  /** every other word of the child vocabulary */
+  common: number;
+  /** inflected forms of those words ("jumped", "ponies") */
+  inflected: number;
+}
+
+export interface ChildWord {
+  word: string;
+  inflected: boolean;
+}
+
+export interface WeightedWord {
+  word: string;
+  weight: number;
+}
+
+/** Short words nearly every spoken answer contains. */
+export const GLUE_WORDS = new Set(
+  ('a an the and it was is he she they i my his her its to of in on at with because um uh there were ' +
+    'that this what he\'s she\'s it\'s they\'re was not no yes').split(' '),
+);
+
+let cached: readonly ChildWord[] | undefined;
+
+/** The shipped child vocabulary (a few thousand words with their inflected forms), read once. */
+export function loadChildWords(): readonly ChildWord[] {
+  cached ??= [
+    ...readWordFile(CHILD_WORDS_FILE).map((word) => ({ word, inflected: false })),
+    ...readWordFile(INFLECTED_WORDS_FILE).map((word) => ({ word, inflected: true })),
+  ];
+  return cached;
+}
+
+export function readWordFile(file: string): string[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+}
+
+/**
+ * The weighted word list of one recognition: the child vocabulary plus every word of the
+ * context, each with the largest weight that applies to it.
+ */
+export function buildVocabulary(childWords: readonly ChildWord[], context: AnswerContext, w: VocabularyWeights): WeightedWord[] {
+  const weights = new Map<string, number>();
+  const raise = (word: string, weight: number) => weights.set(word, Math.max(weights.get(word) ?? 0, weight));
+  for (const { word, inflected } of childWords) raise(word, GLUE_WORDS.has(word) ? w.glue : inflected ? w.inflected : w.common);
+  for (const word of distinctWords(context.related)) raise(word, GLUE_WORDS.has(word) ? w.glue : w.related);
+  for (const word of distinctWords(context.focus)) raise(word, GLUE_WORDS.has(word) ? w.glue : w.focus);
+  return [...weights].map(([word, weight]) => ({ word, weight })).sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
+}
