@@ -19,6 +19,13 @@ export function registerAssignmentRoutes(ctx: AppContext): void {
     if (!v || v.state !== 'downloaded') throw notFound(`Video ${id} was not found.`, 'video_not_found');
     return v;
   };
+  /** A listing as the expert sees it: each video with its question counts and this expert's relation to it. */
+  const expertLibrary = (expertId: string, rows: (expertId: string) => Video[]) => {
+    const counts = loadQuestionCounts(db);
+    const rel = { expertId, ...relationsFor(db, expertId) };
+    const videos = rows(expertId).map((v) => libraryItem(v, counts, rel));
+    return { success: true, count: videos.length, videos };
+  };
 
   api.route(
     {
@@ -29,13 +36,7 @@ export function registerAssignmentRoutes(ctx: AppContext): void {
       access: ['expert'],
       response: expertVideosResponse,
     },
-    ({ auth }) => {
-      const expertId = expertOf(auth);
-      const counts = loadQuestionCounts(db);
-      const rel = { expertId, ...relationsFor(db, expertId) };
-      const videos = listVideos(db, { expertId }).map((v) => libraryItem(v, counts, rel));
-      return { success: true, count: videos.length, videos };
-    },
+    ({ auth }) => expertLibrary(expertOf(auth), (expertId) => listVideos(db, { expertId })),
   );
 
   api.route(
@@ -47,13 +48,7 @@ export function registerAssignmentRoutes(ctx: AppContext): void {
       access: ['expert'],
       response: expertVideosResponse,
     },
-    ({ auth }) => {
-      const expertId = expertOf(auth);
-      const counts = loadQuestionCounts(db);
-      const rel = { expertId, ...relationsFor(db, expertId) };
-      const videos = listUnclaimedVideos(db).map((v) => libraryItem(v, counts, rel));
-      return { success: true, count: videos.length, videos };
-    },
+    ({ auth }) => expertLibrary(expertOf(auth), () => listUnclaimedVideos(db)),
   );
 
   api.route(
