@@ -9,6 +9,7 @@ import { canSeeVideo } from '../videos/access.js';
 import { finalQuestions } from '../questions/final.service.js';
 import { BinaryMissingError, ProcessError } from '../pipeline/process-runner.js';
 import { LocalRecognizer } from './local/recognizer.js';
+import { Limiter, LimiterFullError } from '../pipeline/limiter.js';
 import { EMPTY_CONTEXT, type AnswerContext } from './local/vocabulary.js';
 import type { Runner } from './local/pronouncer.js';
 import { speechCredentials } from './tts.service.js';
@@ -28,6 +29,8 @@ export interface Upload {
  */
 export class TranscribeService {
   private readonly openai?: OpenAI;
+  /** local recognitions start ffmpeg + two pocketsphinx runs each: bounded across all requests */
+  private readonly localJobs: Limiter;
   readonly provider: TranscribeProviderName;
 
   constructor(
@@ -39,6 +42,7 @@ export class TranscribeService {
     const { apiKey, baseURL } = speechCredentials(config);
     const p = config.TRANSCRIBE_PROVIDER;
     this.provider = p === 'auto' ? (apiKey ? 'openai' : 'local') : p;
+    this.localJobs = new Limiter(config.LOCAL_TRANSCRIBE_CONCURRENCY, 4 * config.LOCAL_TRANSCRIBE_CONCURRENCY);
     if (this.provider === 'openai' && apiKey) {
       this.openai = new OpenAI({ apiKey, baseURL, timeout: Math.min(config.AI_TIMEOUT_MS, 30_000), maxRetries: 1 });
     }
@@ -62,11 +66,12 @@ export class TranscribeService {
     const missing = await this.local.unavailableReason();
     if (missing) return fail('recognizer_missing', missing);
     try {
-      const r = await this.local.transcribe(upload.path, context, signal);
+      const r = await this.localJobs.run(() => this.local.transcribe(upload.path, context, signal), signal);
       this.logger.debug({ noSpeech: r.noSpeech, levels: r.levels, vocabulary: r.vocabularySize, decodeMs: r.decodeMs }, 'local transcription');
       return { success: true, text: r.text, provider: 'local', ...(r.noSpeech ? { no_speech: true } : {}) };
     } catch (err) {
       if (err instanceof BinaryMissingError) return fail('recognizer_missing', err.message);
+      if (err instanceof LimiterFullError) return fail('recognizer_busy', 'Many answers are being listened to right now. Please try again in a moment.');
       if (err instanceof ProcessError && err.command.endsWith('ffmpeg')) {
         return fail('unreadable_audio', 'The recording could not be read as audio. Please record the answer again.');
       }
