@@ -10,14 +10,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/database.js';
-import { createLogger } from '../src/logger.js';
-import { createApp } from '../src/app.js';
+import { startTempApp } from '../test/helpers/temp-app.js';
 
 const MINUTES = Number(process.env.BENCH_MINUTES ?? 10);
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
@@ -52,13 +47,9 @@ async function timed(fn: () => Promise<unknown> | unknown): Promise<number> {
 async function main(): Promise<void> {
   const video = makeVideo();
   const duration = Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', video]).toString());
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kvq-bench-data-'));
-  const config = loadConfig({ DATA_DIR: dataDir, ADMIN_PASSWORD, DEMO_SEED: 'false', SAMPLE_IMPORT: 'false', LOG_LEVEL: 'warn' });
-  const db = openDatabase(path.join(dataDir, 'app.sqlite'));
-  const built = await createApp({ config, db, logger: createLogger('warn') });
-  const server = http.createServer(built.app);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const app = await startTempApp({ ADMIN_PASSWORD, LOG_LEVEL: 'warn' });
+  const { db, dataDir } = app;
+  const base = await app.listen();
 
   try {
     const login = await fetch(`${base}/api/admin/verify-access`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: ADMIN_PASSWORD }) });
@@ -103,11 +94,7 @@ async function main(): Promise<void> {
     console.log(`POST /api/frames (best of ${RUNS}): ${bestApi.toFixed(2)} s  → ${(duration / bestApi).toFixed(1)} video-s/s (${(count / bestApi).toFixed(1)} frames/s)`);
     console.log(`ratio: ${ratio.toFixed(3)} (target <= 1.15) ${ratio <= 1.15 ? 'OK' : 'ABOVE TARGET'}`);
   } finally {
-    server.closeAllConnections();
-    await new Promise<void>((r) => server.close(() => r()));
-    await built.close();
-    db.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await app.close();
   }
 }
 

@@ -4,16 +4,8 @@
  * GENERATION_CONCURRENCY=1 (sequential), measured in this process.
  * Run: npx tsx bench/generation.ts   (or npm run bench generation)
  */
-import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
-import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/database.js';
-import { createLogger } from '../src/logger.js';
-import { createApp } from '../src/app.js';
+import { startTempApp } from '../test/helpers/temp-app.js';
 import { FakeProvider } from '../test/fake-provider/server.js';
 import { addVideo } from '../test/questions/fixtures.js';
 
@@ -30,17 +22,11 @@ interface Measure {
 }
 
 async function measure(fake: FakeProvider, concurrency: number): Promise<Measure> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kvq-bench-gen-'));
-  const config = loadConfig({
-    DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, DEMO_SEED: 'false', SAMPLE_IMPORT: 'false', LOG_LEVEL: 'silent',
-    ...fake.env(), QUESTION_PROVIDER: 'openai', GENERATION_CONCURRENCY: String(concurrency),
+  const app = await startTempApp({
+    ADMIN_PASSWORD: PASSWORD, ...fake.env(), QUESTION_PROVIDER: 'openai', GENERATION_CONCURRENCY: String(concurrency),
   });
-  const db = openDatabase(path.join(dataDir, 'app.sqlite'));
-  const built = await createApp({ config, db, logger: createLogger('silent') });
-  const server = http.createServer(built.app);
-  server.on('upgrade', (req, socket, head) => built.upgrades.handle(req, socket, head));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const base = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { db, dataDir } = app;
+  const base = (await app.listen()).replace('http://', '');
   try {
     addVideo(db, dataDir, { id: 'benchvideo1', seconds: SEGMENTS * INTERVAL });
     const login = await fetch(`http://${base}/api/admin/verify-access`, {
@@ -66,11 +52,7 @@ async function measure(fake: FakeProvider, concurrency: number): Promise<Measure
     await closed;
     return { wallMs: performance.now() - started, firstResultMs, results, maxInFlight: fake.maxInFlight };
   } finally {
-    server.closeAllConnections();
-    await new Promise<void>((r) => server.close(() => r()));
-    await built.close();
-    db.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await app.close();
   }
 }
 

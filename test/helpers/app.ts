@@ -1,14 +1,9 @@
-import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { expect } from 'vitest';
-import { loadConfig, type Config } from '../../src/config.js';
-import { openDatabase, type Db } from '../../src/db/database.js';
-import { createLogger } from '../../src/logger.js';
-import { createApp, type BuiltApp } from '../../src/app.js';
+import type { Config } from '../../src/config.js';
+import type { Db } from '../../src/db/database.js';
+import type { BuiltApp } from '../../src/app.js';
+import { startTempApp } from './temp-app.js';
 
 export const TEST_ADMIN_PASSWORD = 'test-admin-password';
 
@@ -31,60 +26,25 @@ export interface TestApp {
 }
 
 /**
- * The real app on a temp DATA_DIR with its own SQLite file. Defaults: no demo seed, no sample
- * import, silent logs, a known admin password; pass env to change any setting.
+ * The real app on a temp DATA_DIR (see temp-app.ts) with a known admin password, plus a
+ * supertest agent factory and a restart on the same data dir.
  */
 export async function startTestApp(env: Record<string, string> = {}, reuseDataDir?: string): Promise<TestApp> {
-  const dataDir = reuseDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'kvq-test-'));
-  const fullEnv = {
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
-    DEMO_SEED: 'false',
-    SAMPLE_IMPORT: 'false',
-    LOG_LEVEL: 'silent',
-    ...env,
-  };
-  const config = loadConfig(fullEnv);
-  const db = openDatabase(path.join(config.dataDir, 'app.sqlite'));
-  const logger = createLogger(config.LOG_LEVEL);
-  const built = await createApp({ config, db, logger });
-  let server: http.Server | undefined;
-  const closeServer = async () => {
-    if (!server) return;
-    const s = server;
-    server = undefined;
-    s.closeAllConnections();
-    await new Promise<void>((resolve) => s.close(() => resolve()));
-  };
-  const t: TestApp = {
-    built,
-    app: built.app,
-    db,
-    config,
-    dataDir,
-    agent: () => request.agent(built.app),
-    async listen() {
-      if (!server) {
-        server = http.createServer(built.app);
-        server.on('upgrade', (req, socket, head) => built.upgrades.handle(req, socket, head));
-        await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', () => resolve()));
-      }
-      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    },
-    async close() {
-      await closeServer();
-      await built.close();
-      db.close();
-      if (!reuseDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-    },
+  const temp = await startTempApp({ ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, ...env }, reuseDataDir);
+  return {
+    built: temp.built,
+    app: temp.built.app,
+    db: temp.db,
+    config: temp.config,
+    dataDir: temp.dataDir,
+    agent: () => request.agent(temp.built.app),
+    listen: temp.listen,
+    close: temp.close,
     async restart(extraEnv = {}) {
-      await closeServer();
-      await built.close();
-      db.close();
-      return startTestApp({ ...env, ...extraEnv }, dataDir);
+      await temp.shutdown();
+      return startTestApp({ ...env, ...extraEnv }, temp.dataDir);
     },
   };
-  return t;
 }
 
 export async function loginAdmin(agent: Agent): Promise<Agent> {
