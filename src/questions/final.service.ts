@@ -1,17 +1,10 @@
 import type { Db } from '../db/database.js';
 import type { Companion } from '../config.js';
-import type { FinalQuestionSegment, QuestionType } from './questions.schema.js';
+import type { FinalQuestionSegment } from './questions.schema.js';
+import type { QuestionRow } from './review.repository.js';
 
-interface Candidate {
-  id: number;
-  start_seconds: number;
-  end_seconds: number;
-  question_type: QuestionType;
-  question: string;
-  answer: string;
-  llm_ranking: number | null;
-  expert_ranking: number | null;
-}
+/** A question as the child-serving selection reads it (the review row without its review-only columns). */
+type Candidate = Omit<QuestionRow, 'trashed' | 'origin' | 'provider'>;
 
 /**
  * What a child is served: per finalized segment, the expert's top-ranked question that is not

@@ -24,7 +24,7 @@ export interface ReviewSegmentRow {
   finalizedBy: string | null;
 }
 
-interface QuestionRow {
+export interface QuestionRow {
   id: number;
   start_seconds: number;
   end_seconds: number;
