@@ -41,6 +41,7 @@ const table: Record<string, Row[]> = {
     ['How many cookies did Sam eat?', 'four', 'for', 'correct'],
     ['How many cookies did Sam eat?', 'eight', 'ate', 'correct'],
     ['How many cookies did Sam eat?', 'one', 'won', 'correct'],
+    ['How many goals did the team score?', 'two', 'it was girl while to the earth', 'wrong'],
     ['Where did the bird go?', 'to the tree', 'to the nest', 'wrong'],
     ['What color was the sky?', 'blue', 'it was blew', 'correct'],
     ['What color was the car?', 'red', 'read', 'correct'],

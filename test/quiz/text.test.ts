@@ -55,6 +55,11 @@ describe('wordsToNumbers', () => {
   it('reads homophones and ordinals only when a number is expected', () => {
     expect(n('too', true, true)).toBe('2');
     expect(n('to the park', false, false)).toBe('to the park');
+    // before a determiner or pronoun a homophone is a preposition or verb, even when a count is expected
+    expect(n('he went to the earth', true, true)).toBe('he went to the earth');
+    expect(n('for my mom', true, true)).toBe('for my mom');
+    expect(n('i ate it', true, true)).toBe('i ate it');
+    expect(n('i think too', true, true)).toBe('i think 2');
     expect(n('first they ran', false)).toBe('first they ran');
     expect(n('the first one', true)).toBe('the 1 one');
   });

@@ -94,6 +94,13 @@ export const NUMBER_HOMOPHONES: Record<string, string> = {
   sicks: '6', fife: '5', tin: '10', nein: '9',
 };
 
+/**
+ * Before these a homophone is a preposition or a verb, not a number: "to the park", "for my
+ * mom", "ate the cake". (A recognizer's "to the earth" must not answer "how many?" with 2.)
+ */
+const NOT_A_NUMBER_BEFORE = new Set(['the', 'a', 'an', 'my', 'his', 'her', 'their', 'our', 'your', 'its', 'this', 'that',
+  'these', 'those', 'him', 'them', 'me', 'us', 'it', 'some', 'all']);
+
 /** "one" is a pronoun after these ("the red one", "that one"), not a count. */
 const ONE_PRONOUN_BEFORE = new Set(['the', 'this', 'that', 'which', 'every', 'each', 'no', 'some', 'any', 'another', 'other',
   'big', 'little', 'small', 'red', 'blue', 'green', 'yellow', 'orange', 'purple', 'pink', 'black', 'white', 'brown', 'new', 'old']);
@@ -104,7 +111,8 @@ const ONLY_WHEN_NUMERIC = new Set(['oh', 'none', 'first', 'second', 'third', 'fo
  * Replaces number words with digits: "twenty one" -> "21", "a hundred" -> "100",
  * "two hundred and five" -> "205". "ones" and a pronoun "one" are left as words; ordinals,
  * "oh" and "none" become numbers only when `numeric` (a count is expected); `homophones`
- * (the child's words only) also reads "too" as 2, "for" as 4, "ate" as 8.
+ * (the child's words only) also reads "too" as 2, "for" as 4, "ate" as 8, except before a
+ * determiner or pronoun ("to the", "for my").
  */
 export function wordsToNumbers(words: string[], numeric: boolean, homophones = numeric): string[] {
   const out: string[] = [];
@@ -118,7 +126,7 @@ export function wordsToNumbers(words: string[], numeric: boolean, homophones = n
       i++;
       continue;
     }
-    if (homophones && !hasDigits && w in NUMBER_HOMOPHONES) {
+    if (homophones && !hasDigits && w in NUMBER_HOMOPHONES && !NOT_A_NUMBER_BEFORE.has(words[i + 1] ?? '')) {
       out.push(NUMBER_HOMOPHONES[w] as string);
       i++;
       continue;
