@@ -1,16 +1,20 @@
 /**
  * `npm run bench:speech` (npx tsx bench/speech.ts): the local recognizer on synthetic children.
  *
- * espeak-ng speaks every child answer (`user`) of shared/data/grading-dev.jsonl in three voices
- * and speeds; the recognizer transcribes each with the question and expected answer as its
+ * espeak-ng speaks every child answer (`user`) of shared/data/grading-dev.jsonl in four voices
+ * and speeds, the fourth with every frequency raised 25 % like a child's shorter vocal tract; the recognizer transcribes each with the question and expected answer as its
  * context. Printed: word accuracy, grade agreement (the grade of the transcript equals the
  * grade of the true text, both by the real grader), false-correct rates on wrong answers and on
  * silence / noise clips, and time per answer. The baseline, measured in the same run on the
  * first voice, is pocketsphinx with its own general English language model and no context.
+ * Each voice is one speaker: its answers come in order under one speaker name, so the recognizer
+ * learns that voice's vocal tract warp from its first answers as it would a child's; the noise
+ * clips are then heard under every voice's learned warp.
  *
  * Settings (environment): BENCH_LIMIT=n (first n cases), BENCH_VOICES=us140,f3-120 (subset),
- * BENCH_TUNING='{"wip":0.01}' and BENCH_WEIGHTS='{"focus":20}' (overrides), BENCH_NO_BASELINE=1,
- * BENCH_AUDIO_DIR=dir (keep synthesized audio between runs).
+ * BENCH_TUNING='{"wip":0.01}', BENCH_WEIGHTS='{"focus":20}' and BENCH_WARPS='{"candidates":[1]}'
+ * (overrides), BENCH_NO_BASELINE=1,
+ * BENCH_AUDIO_DIR=dir (keep synthesized audio between runs), BENCH_DUMP=file (one JSON line per transcript).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,9 +23,10 @@ import { fileURLToPath } from 'node:url';
 import { runProcess } from '../src/pipeline/process-runner.js';
 import { DEFAULT_WEIGHTS, LocalRecognizer } from '../src/speech/local/recognizer.js';
 import { DEFAULT_TUNING, modelPaths, parseHypothesis } from '../src/speech/local/pocketsphinx.js';
+import { DEFAULT_SPEAKER_WARPS } from '../src/speech/local/speaker-warps.js';
 import { textToWords } from '../src/speech/local/words.js';
 import { loadChildWords } from '../src/speech/local/vocabulary.js';
-import { toRecognizerWavArgs } from '../src/speech/local/audio.js';
+import { toRecognizerPcmArgs } from '../src/speech/local/audio.js';
 import { gradeAnswer } from '../src/quiz/grading/grader.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,7 +34,12 @@ const DATA = [path.join(ROOT, '..', 'shared', 'data', 'grading-dev.jsonl'), '/wo
 const MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 
 interface Case { id: string; question: string; expected: string; user: string; label: string }
-interface Voice { name: string; voice: string; speed: number; pitch: number }
+/**
+ * `scale` multiplies every frequency of the synthesized voice (formants and pitch) and keeps its
+ * duration: a shorter vocal tract, as a child's is next to the adult voices espeak-ng models
+ * (children's formants are roughly 20-30 % higher than adults').
+ */
+interface Voice { name: string; voice: string; speed: number; pitch: number; scale?: number }
 
 const VOICES: Voice[] = [
   { name: 'us140', voice: 'en-us', speed: 140, pitch: 50 },
@@ -37,8 +47,9 @@ const VOICES: Voice[] = [
   { name: 'f3-120', voice: 'en-us+f3', speed: 120, pitch: 70 },
   { name: 'f2-125', voice: 'en-us+f2', speed: 125, pitch: 55 },
   { name: 'klatt-130', voice: 'en-us+klatt', speed: 130, pitch: 60 },
+  { name: 'child-us140', voice: 'en-us', speed: 140, pitch: 50, scale: 1.25 },
 ];
-const DEFAULT_VOICES = ['us140', 'm3-165', 'f3-120'];
+const DEFAULT_VOICES = ['us140', 'm3-165', 'f3-120', 'child-us140'];
 
 /** Sounds that are not an answer: each must be graded wrong for every question. */
 const NOISES: { name: string; lavfi?: string; reversed?: string }[] = [
@@ -57,10 +68,9 @@ const NOISES: { name: string; lavfi?: string; reversed?: string }[] = [
 const env = process.env;
 const limit = env.BENCH_LIMIT ? Number(env.BENCH_LIMIT) : Infinity;
 const voices = VOICES.filter((v) => (env.BENCH_VOICES?.split(',') ?? DEFAULT_VOICES).includes(v.name));
-const estimateCmn = env.BENCH_CMN !== "0";
-const minWordProb = Number(env.BENCH_MIN_PROB ?? "0");
 const tuning = { ...DEFAULT_TUNING, ...(env.BENCH_TUNING ? JSON.parse(env.BENCH_TUNING) : {}) };
 const weights = { ...DEFAULT_WEIGHTS, ...(env.BENCH_WEIGHTS ? JSON.parse(env.BENCH_WEIGHTS) : {}) };
+const speakerWarps = { ...DEFAULT_SPEAKER_WARPS, ...(env.BENCH_WARPS ? JSON.parse(env.BENCH_WARPS) : {}) };
 
 async function main(): Promise<void> {
   if (!DATA) throw new Error('grading-dev.jsonl not found (expected ../shared/data/).');
@@ -70,16 +80,16 @@ async function main(): Promise<void> {
   const workRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-speech-work-'));
   fs.mkdirSync(audioDir, { recursive: true });
   const recognizer = new LocalRecognizer({
-    ffmpegPath: 'ffmpeg', espeakPath: 'espeak-ng', pocketsphinxPath: 'pocketsphinx_continuous',
-    modelDir: MODEL_DIR, workRoot, run: runProcess, tuning, weights, estimateCmn, minWordProb,
+    ffmpegPath: 'ffmpeg', espeakPath: 'espeak-ng', pocketsphinxPath: 'pocketsphinx_batch',
+    modelDir: MODEL_DIR, workRoot, run: runProcess, tuning, weights, speakerWarps,
     childWords: env.BENCH_VOCAB === 'base' ? loadChildWords().filter((w) => !w.inflected) : undefined,
   });
-  console.log(`local recognizer: ${tuning.search} search, weights ${JSON.stringify(weights)}, voices ${voices.map((v) => v.name).join(', ')}`);
+  console.log(`local recognizer: ${tuning.search} search, weights ${JSON.stringify(weights)}, warps ${JSON.stringify(speakerWarps)}, voices ${voices.map((v) => v.name).join(', ')}`);
   try {
     await recognizer.pronouncer.dictionary();
     if (env.BENCH_VOCAB === 'base') console.log('vocabulary: base words only (no inflected forms)');
     const spoken = cases.filter((c) => c.user.trim());
-    let words = 0, wordErrors = 0, agree = 0, total = 0, ms = 0;
+    let words = 0, wordErrors = 0, agree = 0, total = 0, ms = 0, decodes = 0;
     let wrongTotal = 0, wrongFalseCorrect = 0;
     const confusion = new Map<string, number>();
     const perVoice = new Map<string, { n: number; agree: number; words: number; errors: number }>();
@@ -88,8 +98,9 @@ async function main(): Promise<void> {
       for (const c of spoken) {
         const wav = await synthesize(audioDir, c, v);
         const t0 = performance.now();
-        const r = await recognizer.transcribe(wav, { focus: [c.question, c.expected], related: [] });
+        const r = await recognizer.transcribe(wav, { focus: [c.question, c.expected], related: [] }, { speaker: v.name });
         ms += performance.now() - t0;
+        decodes += r.decodes;
         const ref = textToWords(c.user);
         const hyp = textToWords(r.text);
         words += ref.length;
@@ -106,13 +117,14 @@ async function main(): Promise<void> {
         if (truth === heard) agree++;
         else if (shown.length < 25) shown.push(`  ${c.id} ${v.name}: "${c.user}" -> "${r.text}" (${truth} -> ${heard})`);
         confusion.set(`${truth}->${heard}`, (confusion.get(`${truth}->${heard}`) ?? 0) + 1);
+        if (env.BENCH_DUMP) fs.appendFileSync(env.BENCH_DUMP, JSON.stringify({ id: c.id, voice: v.name, question: c.question, expected: c.expected, user: c.user, heard: r.text, truth, graded: heard }) + '\n');
         if (truth === 'wrong') {
           wrongTotal++;
           if (heard === 'correct') wrongFalseCorrect++;
         }
       }
     }
-    const noise = await noiseClips(audioDir, recognizer, spoken);
+    const noise = await noiseClips(audioDir, recognizer, spoken, voices.map((v) => v.name));
     const baseline = env.BENCH_NO_BASELINE ? undefined : await baselineRun(audioDir, workRoot, spoken, voices[0]!);
 
     console.log('\nSome disagreements (true text -> transcript):');
@@ -128,9 +140,10 @@ async function main(): Promise<void> {
     console.log(`| false-correct, silence and noise | ${fmt(noise.falseCorrect / noise.total)} (${noise.falseCorrect}/${noise.total}) | 0 |`);
     console.log(`| noise clips with any words | ${noise.withWords}/${noise.clips} | |`);
     console.log(`| time per answer | ${perAnswer.toFixed(0)} ms | < 1000 ms |`);
-    console.log('\n| voice | answers | word accuracy | grade agreement |');
-    console.log('|---|---|---|---|');
-    for (const [name, pv] of perVoice) console.log(`| ${name} | ${pv.n} | ${fmt(1 - pv.errors / pv.words)} | ${fmt(pv.agree / pv.n)} |`);
+    console.log(`| pocketsphinx runs per answer | ${(decodes / total).toFixed(2)} | |`);
+    console.log('\n| voice | answers | word accuracy | grade agreement | warp learned |');
+    console.log('|---|---|---|---|---|');
+    for (const [name, pv] of perVoice) console.log(`| ${name} | ${pv.n} | ${fmt(1 - pv.errors / pv.words)} | ${fmt(pv.agree / pv.n)} | ${recognizer.warps.chosen(name)} |`);
     if (baseline) {
       const first = perVoice.get(voices[0]!.name)!;
       console.log(`\nbaseline (pocketsphinx general LM, no context, voice ${voices[0]!.name}, ${baseline.total} answers): ` +
@@ -152,16 +165,18 @@ async function synthesize(dir: string, c: Case, v: Voice): Promise<string> {
   const out = path.join(dir, `${c.id}-${v.name}.wav`);
   if (fs.existsSync(out)) return out;
   await runProcess('espeak-ng', ['-v', v.voice, '-s', String(v.speed), '-p', String(v.pitch), '-w', `${out}.tmp.wav`, c.user]);
+  // every frequency up by `scale`, same duration (espeak-ng writes 22,050 Hz)
+  const scale = v.scale ? `asetrate=22050*${v.scale},aresample=22050,atempo=${1 / v.scale},` : '';
   // a little room noise and a pause either side, as a tablet microphone would record it
   await runProcess('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', `${out}.tmp.wav`,
     '-f', 'lavfi', '-i', 'anoisesrc=r=22050:a=0.002:c=pink',
-    '-filter_complex', '[0]adelay=400,apad=pad_dur=0.5[s];[s][1]amix=inputs=2:duration=first:normalize=0',
+    '-filter_complex', `[0]${scale}adelay=400,apad=pad_dur=0.5[s];[s][1]amix=inputs=2:duration=first:normalize=0`,
     '-ar', '16000', '-ac', '1', out]);
   fs.rmSync(`${out}.tmp.wav`, { force: true });
   return out;
 }
 
-async function noiseClips(dir: string, recognizer: LocalRecognizer, cases: Case[]) {
+async function noiseClips(dir: string, recognizer: LocalRecognizer, cases: Case[], speakers: string[]) {
   const questions = cases.filter((_, i) => i % 10 === 0);
   let total = 0, falseCorrect = 0, withWords = 0;
   for (const n of NOISES) {
@@ -174,11 +189,13 @@ async function noiseClips(dir: string, recognizer: LocalRecognizer, cases: Case[
       fs.rmSync(`${clip}.tmp.wav`, { force: true });
     }
     const heardWords: string[] = [];
-    for (const c of questions) {
-      const r = await recognizer.transcribe(clip, { focus: [c.question, c.expected], related: [] });
-      if (r.text) heardWords.push(r.text);
-      total++;
-      if (gradeAnswer({ question: c.question, expected: c.expected, user: r.text }).status === 'correct') falseCorrect++;
+    for (const speaker of speakers) {
+      for (const c of questions) {
+        const r = await recognizer.transcribe(clip, { focus: [c.question, c.expected], related: [] }, { speaker });
+        if (r.text) heardWords.push(r.text);
+        total++;
+        if (gradeAnswer({ question: c.question, expected: c.expected, user: r.text }).status === 'correct') falseCorrect++;
+      }
     }
     if (heardWords.length) withWords++;
     console.log(`  ${n.name}: ${heardWords.length ? `heard "${heardWords.slice(0, 3).join('", "')}"` : 'nothing heard'}`);
@@ -193,8 +210,8 @@ async function baselineRun(dir: string, workRoot: string, cases: Case[], v: Voic
   for (const c of cases) {
     const wav = await synthesize(dir, c, v);
     const t0 = performance.now();
-    const conv = path.join(workRoot, 'baseline.wav');
-    await runProcess('ffmpeg', toRecognizerWavArgs(wav, conv));
+    const conv = path.join(workRoot, 'baseline.raw');
+    await runProcess('ffmpeg', toRecognizerPcmArgs(wav, conv));
     const r = await runProcess('pocketsphinx_continuous', ['-infile', conv, '-hmm', m.hmm, '-dict', m.dict,
       '-lm', path.join(MODEL_DIR, 'en-us.lm.bin'), '-logfn', '/dev/null']);
     ms += performance.now() - t0;

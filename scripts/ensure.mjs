@@ -14,7 +14,7 @@ export const SYSTEM_TOOLS = [
   { bin: 'ffprobe', pkg: 'ffmpeg', need: 'video checks' },
   { bin: 'yt-dlp', pkg: 'yt-dlp', need: 'video download' },
   { bin: 'espeak-ng', pkg: 'espeak-ng', need: 'offline companion voices' },
-  { bin: 'pocketsphinx_continuous', pkg: 'pocketsphinx', need: 'offline speech recognition' },
+  { bin: 'pocketsphinx_batch', pkg: 'pocketsphinx', need: 'offline speech recognition' },
   { bin: null, file: '/usr/share/pocketsphinx/model/en-us/en-us', pkg: 'pocketsphinx-en-us', need: 'offline speech recognition (English model)' },
 ];
 export const TEST_TOOLS = [{ bin: 'chromium', pkg: 'chromium', need: 'browser tests' }, { bin: 'sox', pkg: 'sox', need: 'test audio' }];

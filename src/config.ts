@@ -72,9 +72,10 @@ export const configSchema = z.object({
   TRANSCRIBE_MODEL: z.string().default('whisper-1'),
   TRANSCRIBE_MAX_BYTES: int(10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
   ESPEAK_PATH: z.string().default('espeak-ng'),
-  /** local recognitions running at once (each is ffmpeg + two pocketsphinx runs); 4x as many may wait */
+  /** local recognitions running at once (each is ffmpeg + one pocketsphinx run, three for a new speaker); 4x as many may wait */
   LOCAL_TRANSCRIBE_CONCURRENCY: int(2, 1, 16),
-  POCKETSPHINX_PATH: z.string().default('pocketsphinx_continuous'),
+  /** the pocketsphinx_batch program (whole-recording decoding) */
+  POCKETSPHINX_PATH: z.string().default('pocketsphinx_batch'),
   /** pocketsphinx-en-us model directory (acoustic model en-us/ and cmudict-en-us.dict) for local recognition */
   POCKETSPHINX_MODEL_DIR: z.string().default('/usr/share/pocketsphinx/model/en-us'),
 

@@ -80,7 +80,8 @@ export const BINARIES: Record<string, { debianPackage: string; setting?: string 
   ffmpeg: { debianPackage: 'ffmpeg', setting: 'FFMPEG_PATH' },
   ffprobe: { debianPackage: 'ffmpeg', setting: 'FFPROBE_PATH' },
   'espeak-ng': { debianPackage: 'espeak-ng', setting: 'ESPEAK_PATH' },
-  pocketsphinx_continuous: { debianPackage: 'pocketsphinx pocketsphinx-en-us', setting: 'POCKETSPHINX_PATH' },
+  pocketsphinx_batch: { debianPackage: 'pocketsphinx pocketsphinx-en-us', setting: 'POCKETSPHINX_PATH' },
+  pocketsphinx_continuous: { debianPackage: 'pocketsphinx pocketsphinx-en-us' },
   sox: { debianPackage: 'sox' },
   chromium: { debianPackage: 'chromium' },
 };

@@ -29,7 +29,7 @@ export interface Upload {
  */
 export class TranscribeService {
   private readonly openai?: OpenAI;
-  /** local recognitions start ffmpeg + two pocketsphinx runs each: bounded across all requests */
+  /** local recognitions start ffmpeg + one to three pocketsphinx runs each: bounded across all requests */
   private readonly localJobs: Limiter;
   readonly provider: TranscribeProviderName;
 
@@ -48,7 +48,7 @@ export class TranscribeService {
     }
   }
 
-  async transcribe(upload: Upload, context: AnswerContext, signal?: AbortSignal): Promise<TranscribeResponse> {
+  async transcribe(upload: Upload, context: AnswerContext, signal?: AbortSignal, speaker?: string): Promise<TranscribeResponse> {
     const fail = (error_code: string, error: string): TranscribeResponse => ({ success: false, text: '', error, error_code, provider: this.provider });
     if (this.provider === 'none') return fail('transcription_off', 'Speech recognition is turned off on this server (TRANSCRIBE_PROVIDER=none).');
     if (this.provider === 'openai') {
@@ -66,8 +66,11 @@ export class TranscribeService {
     const missing = await this.local.unavailableReason();
     if (missing) return fail('recognizer_missing', missing);
     try {
-      const r = await this.localJobs.run(() => this.local.transcribe(upload.path, context, signal), signal);
-      this.logger.debug({ noSpeech: r.noSpeech, levels: r.levels, vocabulary: r.vocabularySize, decodeMs: r.decodeMs }, 'local transcription');
+      const r = await this.localJobs.run(() => this.local.transcribe(upload.path, context, { signal, speaker }), signal);
+      this.logger.debug(
+        { noSpeech: r.noSpeech, levels: r.levels, vocabulary: r.vocabularySize, decodeMs: r.decodeMs, warp: r.warp, decodes: r.decodes },
+        'local transcription',
+      );
       return { success: true, text: r.text, provider: 'local', ...(r.noSpeech ? { no_speech: true } : {}) };
     } catch (err) {
       if (err instanceof BinaryMissingError) return fail('recognizer_missing', err.message);
@@ -99,6 +102,23 @@ export class TranscribeService {
       }
     }
     return { focus, related };
+  }
+}
+
+/**
+ * Whose voice this is, for the recognizer's per-speaker warp: the child profile on a tablet
+ * (the family when no profile is picked yet), or the staff member previewing the player.
+ */
+export function speakerOf(auth: Auth): string | undefined {
+  switch (auth.role) {
+    case 'child':
+      return auth.childId ? `child:${auth.childId}` : `family:${auth.parentId}`;
+    case 'expert':
+      return `expert:${auth.expertId}`;
+    case 'admin':
+      return 'admin';
+    default:
+      return undefined;
   }
 }
 

@@ -5,27 +5,9 @@ import { buildArpa, buildDictionary, buildJsgf, pronounceable } from '../../src/
 import { buildBigramArpa } from '../../src/speech/local/ngram.js';
 import { buildVocabulary } from '../../src/speech/local/vocabulary.js';
 import { parseDictionary } from '../../src/speech/local/pronouncer.js';
-import { measureLevels, isSilentOrSteady, readPcm16Wav, toRecognizerWavArgs } from '../../src/speech/local/audio.js';
-import { DEFAULT_TUNING, parseCmnUpdate, parseHypothesis, parseTimedWords, pocketsphinxArgs, withCmnInit } from '../../src/speech/local/pocketsphinx.js';
-
-/** A 16-bit PCM mono WAV file holding `samples` (test data for the reader). */
-function pcm16Wav(samples: Int16Array, sampleRate = 16000): Buffer {
-  const data = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
-}
+import { measureLevels, isSilentOrSteady, readPcm16, toRecognizerPcmArgs, withNoiseFloor } from '../../src/speech/local/audio.js';
+import { DEFAULT_TUNING, parseHypotheses, parseHypothesis, pocketsphinxArgs } from '../../src/speech/local/pocketsphinx.js';
+import { SpeakerWarps } from '../../src/speech/local/speaker-warps.js';
 
 
 
@@ -121,19 +103,31 @@ describe('vocabulary and search files', () => {
 });
 
 describe('audio', () => {
-  it('builds the ffmpeg conversion to 16 kHz mono 16-bit WAV', () => {
-    expect(toRecognizerWavArgs('/in/a.webm', '/out/b.wav', 20)).toEqual([
+  it('builds the ffmpeg conversion to 16 kHz mono 16-bit raw PCM', () => {
+    expect(toRecognizerPcmArgs('/in/a.webm', '/out/b.raw', 20)).toEqual([
       '-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-i', '/in/a.webm', '-vn', '-map', '0:a:0', '-t', '20',
-      '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-f', 'wav', '/out/b.wav',
+      '-ac', '1', '-ar', '16000', '-f', 's16le', '/out/b.raw',
     ]);
   });
 
-  it('reads the samples of a 16-bit mono WAV', () => {
+  it('reads raw 16-bit little-endian samples, ignoring a dangling byte', () => {
     const samples = Int16Array.from([0, 1000, -1000, 32767, -32768]);
-    const back = readPcm16Wav(pcm16Wav(samples));
-    expect(back.sampleRate).toBe(16000);
-    expect([...back.samples]).toEqual([...samples]);
-    expect(() => readPcm16Wav(Buffer.from('not a wav at all'))).toThrow('not a WAV file');
+    const bytes = Buffer.concat([Buffer.from(samples.buffer), Buffer.from([7])]);
+    expect([...readPcm16(bytes)]).toEqual([...samples]);
+    expect(readPcm16(Buffer.alloc(0))).toHaveLength(0);
+  });
+
+  it('adds the same quiet noise floor every time, so no stretch is digital silence', () => {
+    const silence = new Int16Array(16000);
+    const floored = withNoiseFloor(silence);
+    expect([...floored]).toEqual([...withNoiseFloor(silence)]);
+    expect(floored.filter((v) => v === 0).length).toBeLessThan(16000 / 10);
+    const rmsDb = 10 * Math.log10(floored.reduce((s, v) => s + (v / 32768) ** 2, 0) / floored.length);
+    expect(rmsDb).toBeGreaterThan(-79);
+    expect(rmsDb).toBeLessThan(-75);
+    expect(withNoiseFloor(Int16Array.from([32767, -32768])).every((v) => v >= -32768 && v <= 32767)).toBe(true);
+    // the gate still calls it silence
+    expect(isSilentOrSteady(measureLevels(floored))).toBe(true);
   });
 
   const tone = (seconds: number, amp: number, gapEvery = 0) =>
@@ -150,35 +144,63 @@ describe('audio', () => {
 });
 
 describe('pocketsphinx', () => {
-  it('builds the decoder arguments', () => {
-    const args = pocketsphinxArgs({ wav: '/w/s.wav', dict: '/w/d.dict', search: '/w/a.arpa', hmm: '/m/en-us' }, { ...DEFAULT_TUNING, search: 'bigram' });
-    expect(args.slice(0, 8)).toEqual(['-infile', '/w/s.wav', '-hmm', '/m/en-us', '-dict', '/w/d.dict', '-lm', '/w/a.arpa']);
-    expect(args).toContain('-time');
-    expect(args[args.indexOf('-remove_noise') + 1]).toBe('no');
-    const jsgf = pocketsphinxArgs({ wav: 'a', dict: 'b', search: 'c.gram', hmm: 'd' }, { ...DEFAULT_TUNING, search: 'jsgf' });
-    expect(jsgf[jsgf.indexOf('-jsgf') + 1]).toBe('c.gram');
+  const files = { audioDir: '/w', ctl: '/w/s.ctl', dict: '/w/d.dict', search: '/w/a.arpa', hmm: '/m/en-us', hyp: '/w/0.hyp', hypseg: '/w/0.seg' };
+
+  it('builds the batch decoder arguments: raw audio, our search, a warp only when asked', () => {
+    const args = pocketsphinxArgs(files, { ...DEFAULT_TUNING, search: 'bigram' });
+    const opt = (name: string) => args[args.indexOf(name) + 1];
+    expect(args.slice(0, 10)).toEqual(['-ctl', '/w/s.ctl', '-cepdir', '/w', '-cepext', '.raw', '-adcin', 'yes', '-adchdr', '0']);
+    expect([opt('-hmm'), opt('-dict'), opt('-lm'), opt('-hyp'), opt('-hypseg'), opt('-remove_noise')]).toEqual(['/m/en-us', '/w/d.dict', '/w/a.arpa', '/w/0.hyp', '/w/0.seg', 'no']);
+    expect(args).not.toContain('-warp_params');
+    const warped = pocketsphinxArgs({ ...files, search: '/w/a.gram' }, { ...DEFAULT_TUNING, search: 'jsgf' }, 1.3);
+    expect(warped[warped.indexOf('-jsgf') + 1]).toBe('/w/a.gram');
+    expect(warped.slice(warped.indexOf('-warp_type'), warped.indexOf('-warp_type') + 4)).toEqual(['-warp_type', 'inverse_linear', '-warp_params', '1.3']);
   });
 
-  it('reads the CMN a first pass reached and writes it into feat.params', () => {
-    const line = 'INFO: cmn_live.c(138): Update to   < 54.30 24.57 -11.77 13.76 -9.89  9.02 -1.54 -11.76  3.15 -21.86 -1.89 -0.60 -3.96 >';
-    const cmn = parseCmnUpdate(line)!;
-    expect(cmn).toHaveLength(13);
-    expect(cmn[0]).toBe(54.3);
-    expect(parseCmnUpdate('INFO: cmn_live.c(120): Update from < 41.00 -5.29 >')).toBeNull();
-    expect(parseCmnUpdate('Update to < 1 2 3 >')).toBeNull();
-    const params = '-lowerf 130\n-cmn batch\n-cmninit 41.00,-5.29\n-model ptm\n';
-    expect(withCmnInit(params, cmn)).toBe(
-      '-lowerf 130\n-cmn batch\n-model ptm\n-cmninit 54.30,24.57,-11.77,13.76,-9.89,9.02,-1.54,-11.76,3.15,-21.86,-1.89,-0.60,-3.96\n',
-    );
-  });
-
-  it('parses hypotheses and timed words, dropping fillers', () => {
-    const out = 'he was cute\n<s> 0.000 0.380 0.999700\nhe 0.390 0.560 0.579399\n[NOISE] 0.56 0.57 1.0\nwas(2) 0.570 0.860 0.944493\n(NULL) 0.860 0.860 1.000000\ncute 0.870 1.390 0.567187\n</s> 1.400 1.860 1.000000\n';
-    expect(parseTimedWords(out)).toEqual([
-      { word: 'he', start: 0.39, end: 0.56, prob: 0.579399 },
-      { word: 'was', start: 0.57, end: 0.86, prob: 0.944493 },
-      { word: 'cute', start: 0.87, end: 1.39, prob: 0.567187 },
+  it('parses batch hypotheses with their scores and frame counts, dropping fillers', () => {
+    const hyp = 'the red barn(2) (speech -3094)\n (quiet 0)\n';
+    const seg = 'speech S 0 T -3094 A -2420 L -674 0 -188 -337 <sil> 11 -1150 0 the 51 -430 0 red 68 -432 0 barn(2) 110 -220 -337 <sil> 157\nquiet S 0 T 0 A 0 L 0 0\n';
+    expect(parseHypotheses(hyp, seg)).toEqual([
+      { utterance: 'speech', words: ['the', 'red', 'barn'], score: -3094, frames: 157 },
+      { utterance: 'quiet', words: [], score: 0, frames: 0 },
     ]);
+    expect(parseHypotheses('it was [NOISE] +SPN+ blue (u -120)\n', '')).toEqual([{ utterance: 'u', words: ['it', 'was', 'blue'], score: -120, frames: 0 }]);
+  });
+
+  it("parses pocketsphinx_continuous's output (the benchmark's baseline)", () => {
     expect(parseHypothesis('the red <sil> barn(2)\n\nit was [NOISE]\n')).toEqual(['the', 'red', 'barn', 'it', 'was']);
+  });
+});
+
+describe('SpeakerWarps', () => {
+  const options = { candidates: [0.9, 1, 1.3], learnAnswers: 3, maxSpeakers: 2 };
+
+  it('decodes a new speaker at every warp, then settles on the one that scored best per frame', () => {
+    const w = new SpeakerWarps(options);
+    expect(w.warpsFor(undefined)).toEqual([1]);
+    expect(w.warpsFor('child:a')).toEqual([0.9, 1, 1.3]);
+    expect(w.learn('child:a', [-30, -29, -26])).toBe(1.3);
+    expect(w.learn('child:a', [-25, -27, -28])).toBe(1.3); // sums -55, -56, -54
+    expect(w.warpsFor('child:a')).toEqual([0.9, 1, 1.3]);
+    expect(w.learn('child:a', [-20, -24, -25])).toBe(0.9); // sums -75, -80, -79
+    expect(w.warpsFor('child:a')).toEqual([0.9]);
+    expect(w.chosen('child:a')).toBe(0.9);
+    // another speaker learns on its own
+    expect(w.chosen('child:b')).toBe(1);
+    expect(w.warpsFor('child:b')).toEqual([0.9, 1, 1.3]);
+  });
+
+  it('keeps 1 on a tie or a bad score list, and forgets the least recently heard speaker', () => {
+    const w = new SpeakerWarps(options);
+    expect(w.learn('a', [-10, -10, -10])).toBe(1);
+    expect(w.learn('a', [Number.NaN, -1, -1])).toBe(1);
+    expect(w.learn('a', [-1, -1])).toBe(1);
+    w.learn('b', [-1, -2, -3]);
+    w.warpsFor('a'); // heard again: 'b' is now the oldest
+    w.learn('c', [-3, -2, -1]);
+    expect(w.size).toBe(2);
+    expect(w.chosen('b')).toBe(1);
+    expect(w.chosen('c')).toBe(1.3);
+    expect(() => new SpeakerWarps({ ...options, candidates: [0.9, 1.3] })).toThrow(/include 1/);
   });
 });

@@ -24,7 +24,7 @@ function recognizer(workRoot: string, extra: Partial<ConstructorParameters<typeo
   return new LocalRecognizer({
     ffmpegPath: 'ffmpeg',
     espeakPath: 'espeak-ng',
-    pocketsphinxPath: 'pocketsphinx_continuous',
+    pocketsphinxPath: 'pocketsphinx_batch',
     modelDir: MODEL_DIR,
     workRoot,
     run: runProcess,
@@ -74,6 +74,28 @@ describe('LocalRecognizer', () => {
     expect(res.vocabularySize).toBeGreaterThan(3000);
   });
 
+  it("learns a speaker's vocal tract warp from the first answers, then decodes once", async () => {
+    const work = path.join(root, 'work-f');
+    const { run, calls } = countingRunner();
+    const r = recognizer(work, { run, speakerWarps: { candidates: [0.9, 1, 1.3], learnAnswers: 1, maxSpeakers: 10 } });
+    const context = { focus: ['What did the caterpillar turn into?', 'a butterfly'], related: [] };
+    const wav = await say('a butterfly');
+    const first = await r.transcribe(wav, context, { speaker: 'child:x' });
+    expect(first.decodes).toBe(3);
+    expect(calls.filter((c) => c === 'pocketsphinx_batch')).toHaveLength(3);
+    expect([0.9, 1, 1.3]).toContain(first.warp);
+    expect(first.warp).toBe(r.warps.chosen('child:x'));
+    expect(first.text.split(' ')).toContain('butterfly');
+    calls.length = 0;
+    const second = await r.transcribe(wav, context, { speaker: 'child:x' });
+    expect(calls.filter((c) => c === 'pocketsphinx_batch')).toHaveLength(1);
+    expect(second).toMatchObject({ decodes: 1, warp: first.warp, text: first.text });
+    // no speaker: no warp, one decode
+    const anonymous = await r.transcribe(wav, context);
+    expect(anonymous).toMatchObject({ decodes: 1, warp: 1 });
+    expect(fs.readdirSync(work)).toEqual([]);
+  });
+
   it('cleans its work directory when the input is not audio', async () => {
     const work = path.join(root, 'work-c');
     const bogus = path.join(root, 'bogus.webm');
@@ -86,7 +108,7 @@ describe('LocalRecognizer', () => {
     const noModel = recognizer(path.join(root, 'work-d'), { modelDir: path.join(root, 'no-model') });
     expect(await noModel.unavailableReason()).toMatch(/apt-get install pocketsphinx-en-us/);
     expect(await recognizer(path.join(root, 'work-d')).unavailableReason()).toBeNull();
-    const noBinary = recognizer(path.join(root, 'work-e'), { pocketsphinxPath: '/nonexistent/pocketsphinx_continuous' });
+    const noBinary = recognizer(path.join(root, 'work-e'), { pocketsphinxPath: '/nonexistent/pocketsphinx_batch' });
     const err = await noBinary.transcribe(await say('hello'), { focus: [], related: [] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BinaryMissingError);
     expect((err as Error).message).toContain('apt-get install pocketsphinx');

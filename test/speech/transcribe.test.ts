@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProcess } from '../../src/pipeline/process-runner.js';
 import { createFamily, loginChild, startTestApp, type Agent, type TestApp } from '../helpers/app.js';
 import { FakeAudioServer } from './fake-audio-server.js';
+import { speakerOf } from '../../src/speech/transcribe.service.js';
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'speech-test-audio-'));
 
@@ -130,6 +131,16 @@ describe('POST /api/transcribe with the local recognizer (no key)', () => {
     expect(res.body).toMatchObject({ success: false, text: '', error_code: 'unreadable_audio', provider: 'local' });
     expect(res.body.error).toMatch(/could not be read/);
     expect(leftovers(t)).toEqual([]);
+  });
+});
+
+describe('speakerOf: whose vocal tract warp the recognizer learns', () => {
+  it('is the child profile on a tablet, the family before a profile is picked, the staff member otherwise', () => {
+    expect(speakerOf({ role: 'child', expertId: 'e1', parentId: 'p1', childId: 'c1' })).toBe('child:c1');
+    expect(speakerOf({ role: 'child', expertId: 'e1', parentId: 'p1' })).toBe('family:p1');
+    expect(speakerOf({ role: 'expert', expertId: 'e1' })).toBe('expert:e1');
+    expect(speakerOf({ role: 'admin' })).toBe('admin');
+    expect(speakerOf({ role: 'anonymous' })).toBeUndefined();
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Audio preparation for the local recognizer: the ffmpeg arguments that turn any upload
- * (webm/opus from MediaRecorder, mp3, wav, ogg...) into the 16 kHz mono 16-bit WAV pocketsphinx
- * needs (at 22 kHz it hears nothing), a reader for that WAV, and a level analysis that tells
+ * (webm/opus from MediaRecorder, mp3, wav, ogg...) into the 16 kHz mono 16-bit raw PCM
+ * pocketsphinx needs (at 22 kHz it hears nothing), a reader for it, and a level analysis that tells
  * silence and steady noise from speech before any decoding. Pure functions.
  */
 
@@ -9,45 +9,48 @@ export const SAMPLE_RATE = 16_000;
 /** answers are short; longer uploads are cut (the decoder's time grows with the audio) */
 export const MAX_AUDIO_SECONDS = 30;
 
-export function toRecognizerWavArgs(input: string, output: string, maxSeconds = MAX_AUDIO_SECONDS): string[] {
+export function toRecognizerPcmArgs(input: string, output: string, maxSeconds = MAX_AUDIO_SECONDS): string[] {
   return [
     '-hide_banner', '-nostdin', '-loglevel', 'error', '-y',
     '-i', input,
     '-vn', '-map', '0:a:0',
     '-t', String(maxSeconds),
-    '-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le',
-    '-f', 'wav', output,
+    '-ac', '1', '-ar', String(SAMPLE_RATE),
+    '-f', 's16le', output,
   ];
 }
 
-/** The samples of a 16-bit PCM mono WAV (any chunk layout); throws on anything else. */
-export function readPcm16Wav(buf: Buffer): { sampleRate: number; samples: Int16Array } {
-  if (buf.length < 12 || buf.toString('ascii', 0, 4) !== 'RIFF' || buf.toString('ascii', 8, 12) !== 'WAVE') {
-    throw new Error('not a WAV file');
-  }
-  let pos = 12;
-  let sampleRate = 0;
-  let bits = 0;
-  let channels = 0;
-  while (pos + 8 <= buf.length) {
-    const id = buf.toString('ascii', pos, pos + 4);
-    let size = buf.readUInt32LE(pos + 4);
-    const body = pos + 8;
-    if (id === 'fmt ') {
-      channels = buf.readUInt16LE(body + 2);
-      sampleRate = buf.readUInt32LE(body + 4);
-      bits = buf.readUInt16LE(body + 14);
-    } else if (id === 'data') {
-      if (bits !== 16 || channels !== 1) throw new Error(`expected 16-bit mono PCM, got ${bits}-bit ${channels}-channel`);
-      // a streamed WAV may carry a placeholder size: take what is there
-      if (size === 0 || size === 0xffffffff || body + size > buf.length) size = buf.length - body;
-      const copy = Buffer.from(buf.subarray(body, body + (size - (size % 2))));
-      return { sampleRate, samples: new Int16Array(copy.buffer, copy.byteOffset, copy.length / 2) };
-    }
-    pos = body + size + (size % 2);
-  }
-  throw new Error('WAV file without audio data');
+/** The samples of raw 16-bit little-endian PCM (what toRecognizerPcmArgs writes). */
+export function readPcm16(buf: Buffer): Int16Array {
+  const copy = Buffer.from(buf.subarray(0, buf.length - (buf.length % 2)));
+  return new Int16Array(copy.buffer, copy.byteOffset, copy.length / 2);
 }
+
+/**
+ * The recording with a noise floor of about -77 dBFS added, the same on every call. Batch
+ * decoding normalizes each recording by its own cepstral mean; stretches of digital silence
+ * (exact zeros: synthesized speech, a muted or just-opened microphone, codec silence) have an
+ * energy of minus infinity, drag that mean far from anything in the model's training audio, and
+ * the words around them were lost ("pikachu" heard as "to"). A floor this low (two to three
+ * bits) is enough; at -60 dBFS it changed the high voices' transcripts (docs/speech.md). Any real
+ * microphone's own floor is louder than this, so real recordings do not change.
+ */
+export function withNoiseFloor(samples: Int16Array): Int16Array {
+  const out = new Int16Array(samples.length);
+  let seed = 0x2545f491;
+  for (let i = 0; i < samples.length; i++) {
+    // xorshift32: cheap and deterministic
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    const noise = Math.round(((seed >>> 0) / 0xffffffff - 0.5) * 2 * NOISE_FLOOR_PEAK);
+    out[i] = Math.max(-32768, Math.min(32767, samples[i]! + noise));
+  }
+  return out;
+}
+
+/** uniform noise of this peak (in 16-bit units) has an RMS of about -77 dBFS */
+const NOISE_FLOOR_PEAK = 8;
 
 export interface Levels {
   durationMs: number;

@@ -1,10 +1,15 @@
 import path from 'node:path';
 
 /**
- * Arguments for `pocketsphinx_continuous` (pocketsphinx 0.8, Debian) decoding one WAV file with
- * our own dictionary and search space, and the parser of what it prints. Pure functions.
+ * Arguments for `pocketsphinx_batch` (pocketsphinx 0.8, Debian) decoding prepared recordings
+ * with our own dictionary and search space, and the parser of what it writes. Pure functions.
  *
- * Option reference: `pocketsphinx_continuous` without arguments lists them with their defaults.
+ * Batch mode decodes each recording as one utterance, so the acoustic model's cepstral mean
+ * normalization (`-cmn batch` in its feat.params) uses the recording's own mean. A one-second
+ * answer is far too short for the live normalization of `pocketsphinx_continuous`, which starts
+ * from the model's training average ("a butterfly" came out as "wandered on"); see docs/speech.md.
+ *
+ * Option reference: `pocketsphinx_batch` without arguments lists them with their defaults.
  */
 
 /** jsgf: weighted word loop; lm: the same as a unigram model; bigram: plus answer-frame pairs (ngram.ts) */
@@ -27,17 +32,12 @@ export interface DecoderTuning {
   maxhmmpf: number;
   /** pocketsphinx's own spectral noise removal; off works better on clean recordings */
   removeNoise: boolean;
-  /**
-   * vocal tract length normalization: frequencies are divided by this before the filter bank
-   * (inverse_linear warp); above 1 moves a child's higher formants toward the adult model's. 1 = off
-   */
-  warp: number;
 }
 
 /**
  * Measured with bench/speech.ts (docs/speech.md): pocketsphinx's own defaults for insertion
  * penalty, filler probability and beams did better than narrower or stricter settings; the
- * gains came from the bigram search and the CMN pass, not from these knobs.
+ * gains came from the bigram search and the per-recording CMN, not from these knobs.
  */
 export const DEFAULT_TUNING: DecoderTuning = {
   search: 'bigram',
@@ -49,21 +49,34 @@ export const DEFAULT_TUNING: DecoderTuning = {
   wbeam: 7e-29,
   maxhmmpf: 30000,
   removeNoise: false,
-  warp: 1,
 };
 
 export interface DecodeFiles {
-  wav: string;
+  /** folder holding each utterance as `<name>.raw` (16 kHz mono 16-bit PCM, no header) */
+  audioDir: string;
+  /** control file: the utterance names, one per line */
+  ctl: string;
   dict: string;
   /** the JSGF grammar or ARPA model, per tuning.search */
   search: string;
   /** the acoustic model directory (pocketsphinx-en-us: .../model/en-us/en-us) */
   hmm: string;
+  /** where the hypotheses (`words (name score)`) and their segmentations are written */
+  hyp: string;
+  hypseg: string;
 }
 
-export function pocketsphinxArgs(files: DecodeFiles, t: DecoderTuning = DEFAULT_TUNING): string[] {
+/**
+ * `warp` is vocal tract length normalization: frequencies are divided by it before the filter
+ * bank (inverse_linear), so above 1 moves a child's higher formants toward the adult model's.
+ */
+export function pocketsphinxArgs(files: DecodeFiles, t: DecoderTuning = DEFAULT_TUNING, warp = 1): string[] {
   return [
-    '-infile', files.wav,
+    '-ctl', files.ctl,
+    '-cepdir', files.audioDir,
+    '-cepext', '.raw',
+    '-adcin', 'yes',
+    '-adchdr', '0',
     '-hmm', files.hmm,
     '-dict', files.dict,
     t.search === 'jsgf' ? '-jsgf' : '-lm', files.search,
@@ -76,17 +89,50 @@ export function pocketsphinxArgs(files: DecodeFiles, t: DecoderTuning = DEFAULT_
     '-wbeam', String(t.wbeam),
     '-maxhmmpf', String(t.maxhmmpf),
     '-remove_noise', t.removeNoise ? 'yes' : 'no',
-    // word times and posterior probabilities (to drop unsure words)
-    '-time', 'yes',
-    ...warpArgs(t.warp),
+    ...(warp === 1 ? [] : ['-warp_type', 'inverse_linear', '-warp_params', String(warp)]),
+    '-hyp', files.hyp,
+    '-hypseg', files.hypseg,
     // the log goes to stderr, which the runner keeps only as a tail for error messages
     '-logfn', '/dev/null',
   ];
 }
 
+export interface Hypothesis {
+  /** the utterance name from the control file */
+  utterance: string;
+  /** the words, without fillers, silences or alternative-pronunciation marks */
+  words: string[];
+  /** the path score (log, acoustic + language), comparable between decodes of the same audio */
+  score: number;
+  /** frames decoded (10 ms each; pocketsphinx leaves out the silence it cut) */
+  frames: number;
+}
+
 /**
- * pocketsphinx_continuous prints one line per utterance it found (it splits the file at
- * pauses). Filler and silence tokens and alternative-pronunciation marks are removed.
+ * The `-hyp` file has one `words (name score)` line per utterance; the `-hypseg` file one
+ * `name S x T total A acoustic L language  frame ascr lscr word ... endframe` line.
+ */
+export function parseHypotheses(hyp: string, hypseg: string): Hypothesis[] {
+  const frames = new Map<string, number>();
+  for (const line of hypseg.split(/\r?\n/)) {
+    const parts = line.trim().split(/\s+/);
+    const last = Number(parts[parts.length - 1]);
+    if (parts.length >= 2 && Number.isFinite(last)) frames.set(parts[0]!, last);
+  }
+  const out: Hypothesis[] = [];
+  for (const line of hyp.split(/\r?\n/)) {
+    const m = /^(.*?)\s*\((\S+) (-?\d+)\)\s*$/.exec(line);
+    if (!m) continue;
+    const words = m[1]!.split(/\s+/).filter((t) => t && !/^[<[(+]/.test(t)).map((t) => t.replace(/\(\d+\)$/, ''));
+    out.push({ utterance: m[2]!, words, score: Number(m[3]), frames: frames.get(m[2]!) ?? 0 });
+  }
+  return out;
+}
+
+/**
+ * What pocketsphinx_continuous prints: one line per utterance it found (it splits the file at
+ * pauses). Filler and silence tokens and alternative-pronunciation marks are removed. Used by the
+ * benchmark's baseline, pocketsphinx as it comes.
  */
 export function parseHypothesis(stdout: string): string[] {
   const words: string[] = [];
@@ -98,64 +144,6 @@ export function parseHypothesis(stdout: string): string[] {
     }
   }
   return words;
-}
-
-export interface TimedWord {
-  word: string;
-  start: number;
-  end: number;
-  /** posterior probability 0..1 (1 when pocketsphinx did not compute one) */
-  prob: number;
-}
-
-/**
- * With `-time yes` each utterance is printed as its hypothesis line followed by one
- * "word start end posterior" line per word; fillers, silences and sentence marks are dropped.
- */
-export function parseTimedWords(stdout: string): TimedWord[] {
-  const out: TimedWord[] = [];
-  for (const line of stdout.split(/\r?\n/)) {
-    const parts = line.trim().split(/\s+/);
-    if (parts.length !== 4) continue;
-    const [word, start, end, prob] = parts as [string, string, string, string];
-    if (!/^-?\d+(\.\d+)?$/.test(start) || !/^-?\d+(\.\d+)?$/.test(end) || !/^\d+(\.\d+)?(e-?\d+)?$/.test(prob)) continue;
-    if (/^[<[(+]/.test(word)) continue;
-    out.push({ word: word.replace(/\(\d+\)$/, ''), start: Number(start), end: Number(end), prob: Math.min(1, Number(prob)) });
-  }
-  return out;
-}
-
-/**
- * First pass: the same audio through a one-word grammar, only to let pocketsphinx's live
- * cepstral mean normalization (CMN) settle on this recording. The model's own starting mean
- * (feat.params -cmninit) is an average of its training audio; on a one-second answer the live
- * mean never catches up from it, and "a butterfly" comes out as "wandered on". The mean it
- * reaches is printed on stderr ("Update to < ... >") and becomes the second pass's start.
- */
-export function cmnPassArgs(wav: string, hmm: string, grammar: string, dict: string, warp = 1): string[] {
-  return ['-infile', wav, '-hmm', hmm, '-jsgf', grammar, '-dict', dict, '-samprate', '16000', '-remove_noise', 'no', '-maxhmmpf', '500', ...warpArgs(warp)];
-}
-
-function warpArgs(warp: number): string[] {
-  return warp === 1 ? [] : ['-warp_type', 'inverse_linear', '-warp_params', String(warp)];
-}
-
-export const CMN_PASS_GRAMMAR = '#JSGF V1.0;\ngrammar cmn;\npublic <any> = <word>+;\n<word> = a;\n';
-export const CMN_PASS_DICT = 'a AH\n';
-
-/** The 13 numbers of a "cmn_live.c(...): Update to   < 54.30 24.57 ... >" log line, or null. */
-export function parseCmnUpdate(line: string): number[] | null {
-  const m = /Update to\s*<([^>]*)>/.exec(line);
-  if (!m) return null;
-  const values = m[1]!.trim().split(/\s+/).map(Number);
-  return values.length === 13 && values.every(Number.isFinite) ? values : null;
-}
-
-/** The model's feat.params with its starting CMN replaced (or added). */
-export function withCmnInit(featParams: string, cmn: readonly number[]): string {
-  const line = `-cmninit ${cmn.map((v) => v.toFixed(2)).join(',')}`;
-  const lines = featParams.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('-cmninit'));
-  return [...lines, line, ''].join('\n');
 }
 
 /** The acoustic model and dictionary inside a pocketsphinx-en-us model directory. */

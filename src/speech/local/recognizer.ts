@@ -4,17 +4,16 @@ import path from 'node:path';
 import type { Logger } from '../../logger.js';
 import { buildArpa, buildDictionary, buildJsgf, pronounceable } from './grammar.js';
 import { buildBigramArpa } from './ngram.js';
-import { DEFAULT_GATE, isSilentOrSteady, measureLevels, readPcm16Wav, toRecognizerWavArgs, type Levels, type SpeechGate } from './audio.js';
-import {
-  CMN_PASS_DICT, CMN_PASS_GRAMMAR, DEFAULT_TUNING, cmnPassArgs, modelPaths, parseCmnUpdate, parseTimedWords, pocketsphinxArgs, withCmnInit,
-  type DecoderTuning,
-} from './pocketsphinx.js';
+import { DEFAULT_GATE, SAMPLE_RATE, isSilentOrSteady, measureLevels, readPcm16, withNoiseFloor, toRecognizerPcmArgs, type Levels, type SpeechGate } from './audio.js';
+import { DEFAULT_TUNING, modelPaths, parseHypotheses, pocketsphinxArgs, type DecoderTuning, type Hypothesis } from './pocketsphinx.js';
 import { Pronouncer, type Runner } from './pronouncer.js';
+import { DEFAULT_SPEAKER_WARPS, SpeakerWarps, type SpeakerWarpOptions } from './speaker-warps.js';
 import { buildVocabulary, loadChildWords, type AnswerContext, type ChildWord, type VocabularyWeights } from './vocabulary.js';
 
 export interface LocalRecognizerOptions {
   ffmpegPath: string;
   espeakPath: string;
+  /** pocketsphinx_batch */
   pocketsphinxPath: string;
   /** pocketsphinx-en-us model directory (holds en-us/ and cmudict-en-us.dict) */
   modelDir: string;
@@ -26,10 +25,8 @@ export interface LocalRecognizerOptions {
   tuning?: DecoderTuning;
   gate?: SpeechGate;
   childWords?: readonly ChildWord[];
-  /** run the CMN estimation pass first (see cmnPassArgs); default true */
-  estimateCmn?: boolean;
-  /** words whose posterior probability is below this are dropped; default 0 */
-  minWordProb?: number;
+  /** per-speaker vocal tract length normalization (speaker-warps.ts) */
+  speakerWarps?: SpeakerWarpOptions;
   /** per process; a stuck decoder is killed after this */
   timeoutMs?: number;
 }
@@ -44,12 +41,25 @@ export interface LocalTranscript {
   levels: Levels;
   vocabularySize: number;
   decodeMs: number;
+  /** the vocal tract warp the text was decoded with (1 = none), and how many warps were tried */
+  warp: number;
+  decodes: number;
+}
+
+export interface TranscribeOptions {
+  signal?: AbortSignal;
+  /**
+   * Who is speaking (a child's id): the recognizer learns which vocal tract warp fits each
+   * speaker from their first answers. Without it no warp is applied.
+   */
+  speaker?: string;
 }
 
 /**
- * The local speech recognizer: ffmpeg makes 16 kHz mono WAV, a level gate turns silence and
+ * The local speech recognizer: ffmpeg makes 16 kHz mono PCM, a level gate turns silence and
  * steady noise into "nothing said", and pocketsphinx decodes the rest over the child
- * vocabulary plus the context's words (weighted up, never exclusive). Every file it writes
+ * vocabulary plus the context's words (weighted up, never exclusive), with the vocal tract
+ * warp that fits the speaker (speaker-warps.ts). Every file it writes
  * lives in a fresh work directory that is removed before it returns, on every path.
  */
 export class LocalRecognizer {
@@ -58,9 +68,7 @@ export class LocalRecognizer {
   private readonly tuning: DecoderTuning;
   private readonly gate: SpeechGate;
   private readonly model: { hmm: string; dict: string };
-  private readonly estimateCmn: boolean;
-  private modelFiles?: Promise<string[]>;
-  private readonly minProb: number;
+  readonly warps: SpeakerWarps;
 
   constructor(private readonly o: LocalRecognizerOptions) {
     this.model = modelPaths(o.modelDir);
@@ -68,8 +76,7 @@ export class LocalRecognizer {
     this.weights = o.weights ?? DEFAULT_WEIGHTS;
     this.tuning = o.tuning ?? DEFAULT_TUNING;
     this.gate = o.gate ?? DEFAULT_GATE;
-    this.estimateCmn = o.estimateCmn ?? true;
-    this.minProb = o.minWordProb ?? 0;
+    this.warps = new SpeakerWarps(o.speakerWarps ?? DEFAULT_SPEAKER_WARPS);
   }
 
   /** Why the recognizer cannot run here (model files missing), or null; a missing binary shows when it runs. */
@@ -83,26 +90,27 @@ export class LocalRecognizer {
     return null;
   }
 
-  async transcribe(input: string, context: AnswerContext, signal?: AbortSignal): Promise<LocalTranscript> {
+  async transcribe(input: string, context: AnswerContext, opts: TranscribeOptions = {}): Promise<LocalTranscript> {
     const work = path.join(this.o.workRoot, `asr-${crypto.randomBytes(8).toString('hex')}`);
     await fs.mkdir(work, { recursive: true, mode: 0o700 });
     try {
-      return await this.transcribeIn(work, input, context, signal);
+      return await this.transcribeIn(work, input, context, opts);
     } finally {
       await fs.rm(work, { recursive: true, force: true });
     }
   }
 
-  private async transcribeIn(work: string, input: string, context: AnswerContext, signal?: AbortSignal): Promise<LocalTranscript> {
+  private async transcribeIn(work: string, input: string, context: AnswerContext, { signal, speaker }: TranscribeOptions): Promise<LocalTranscript> {
     const timeoutMs = this.o.timeoutMs ?? 30_000;
-    const wav = path.join(work, 'speech.wav');
-    await this.o.run(this.o.ffmpegPath, toRecognizerWavArgs(input, wav), { timeoutMs, signal, logger: this.o.logger });
-    const { sampleRate, samples } = readPcm16Wav(await fs.readFile(wav));
-    const levels = measureLevels(samples, sampleRate, this.gate);
-    if (isSilentOrSteady(levels, this.gate)) return { text: '', noSpeech: true, levels, vocabularySize: 0, decodeMs: 0 };
+    const audio = path.join(work, 'speech.raw');
+    await this.o.run(this.o.ffmpegPath, toRecognizerPcmArgs(input, audio), { timeoutMs, signal, logger: this.o.logger });
+    const samples = readPcm16(await fs.readFile(audio));
+    const levels = measureLevels(samples, SAMPLE_RATE, this.gate);
+    if (isSilentOrSteady(levels, this.gate)) return { text: '', noSpeech: true, levels, vocabularySize: 0, decodeMs: 0, warp: 1, decodes: 0 };
+    const floored = withNoiseFloor(samples);
+    await fs.writeFile(audio, Buffer.from(floored.buffer, floored.byteOffset, floored.byteLength));
 
     const started = Date.now();
-    const hmm = this.estimateCmn ? await this.adaptedModel(work, wav, timeoutMs, signal) : this.model.hmm;
     const wanted = buildVocabulary(this.o.childWords ?? loadChildWords(), context, this.weights);
     const prons = await this.pronouncer.pronounce(
       wanted.map((w) => w.word),
@@ -111,47 +119,26 @@ export class LocalRecognizer {
     const words = pronounceable(wanted, prons);
     const dict = path.join(work, 'words.dict');
     const search = path.join(work, this.tuning.search === 'jsgf' ? 'answer.gram' : 'answer.arpa');
+    const ctl = path.join(work, 'speech.ctl');
     await fs.writeFile(dict, buildDictionary(words, prons));
     const kind = this.tuning.search;
     await fs.writeFile(search, kind === 'jsgf' ? buildJsgf(words) : kind === 'lm' ? buildArpa(words) : buildBigramArpa(words, context));
-    const res = await this.o.run(this.o.pocketsphinxPath, pocketsphinxArgs({ wav, dict, search, hmm }, this.tuning), {
-      timeoutMs,
-      signal,
-      logger: this.o.logger,
-    });
-    const heard = parseTimedWords(res.stdout.toString('utf8')).filter((w) => w.prob >= this.minProb);
-    const text = heard.map((w) => w.word).join(' ');
-    return { text, noSpeech: false, levels, vocabularySize: words.length, decodeMs: Date.now() - started };
-  }
+    await fs.writeFile(ctl, 'speech\n');
 
-  /**
-   * A copy of the acoustic model (symlinks) whose feat.params starts CMN at this recording's
-   * own mean, measured by a cheap first pass. Falls back to the stock model when the first
-   * pass heard no utterance.
-   */
-  private async adaptedModel(work: string, wav: string, timeoutMs: number, signal?: AbortSignal): Promise<string> {
-    const grammar = path.join(work, 'cmn.gram');
-    const dict = path.join(work, 'cmn.dict');
-    await fs.writeFile(grammar, CMN_PASS_GRAMMAR);
-    await fs.writeFile(dict, CMN_PASS_DICT);
-    let cmn: number[] | null = null;
-    await this.o.run(this.o.pocketsphinxPath, cmnPassArgs(wav, this.model.hmm, grammar, dict, this.tuning.warp), {
-      timeoutMs,
-      signal,
-      logger: this.o.logger,
-      onStderrLine: (line) => {
-        cmn = parseCmnUpdate(line) ?? cmn;
-      },
-    });
-    if (!cmn) return this.model.hmm;
-    const hmm = path.join(work, 'hmm');
-    await fs.mkdir(hmm);
-    this.modelFiles ??= fs.readdir(this.model.hmm);
-    for (const name of await this.modelFiles) {
-      if (name !== 'feat.params') await fs.symlink(path.join(this.model.hmm, name), path.join(hmm, name));
+    // one decode per warp, one after another: a recognition takes one core (the limiter counts on it)
+    const warps = this.warps.warpsFor(speaker);
+    const decoded: Hypothesis[] = [];
+    for (const [i, warp] of warps.entries()) {
+      const files = { audioDir: work, ctl, dict, search, hmm: this.model.hmm, hyp: path.join(work, `${i}.hyp`), hypseg: path.join(work, `${i}.seg`) };
+      await this.o.run(this.o.pocketsphinxPath, pocketsphinxArgs(files, this.tuning, warp), { timeoutMs, signal, logger: this.o.logger });
+      const [hyp] = parseHypotheses(await fs.readFile(files.hyp, 'utf8'), await fs.readFile(files.hypseg, 'utf8'));
+      decoded.push(hyp ?? { utterance: 'speech', words: [], score: 0, frames: 0 });
     }
-    const params = await fs.readFile(path.join(this.model.hmm, 'feat.params'), 'utf8');
-    await fs.writeFile(path.join(hmm, 'feat.params'), withCmnInit(params, cmn));
-    return hmm;
+    let warp = warps[0]!;
+    if (speaker !== undefined && warps.length > 1 && decoded.some((h) => h.words.length > 0 && h.frames > 0)) {
+      warp = this.warps.learn(speaker, decoded.map((h) => h.score / Math.max(1, h.frames)));
+    }
+    const best = decoded[warps.indexOf(warp)] ?? decoded[0]!;
+    return { text: best.words.join(' '), noSpeech: false, levels, vocabularySize: words.length, decodeMs: Date.now() - started, warp, decodes: warps.length };
   }
 }

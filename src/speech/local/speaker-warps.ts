@@ -1,0 +1,90 @@
+/**
+ * Vocal tract length normalization per speaker, learned from the speaker's own answers.
+ *
+ * The acoustic model was trained on adults; a child's shorter vocal tract puts every formant
+ * higher, and a single fixed warp would help one voice and hurt the next (docs/speech.md). So
+ * the first answers of each speaker are decoded at every candidate warp, and the decoder's own
+ * scores pick the warp that fits this speaker best: the warp whose decodes score highest per
+ * frame, summed over the speaker's answers so far (maximum likelihood, no labels needed). After
+ * `learnAnswers` answers the choice is settled and only that warp is decoded.
+ *
+ * Privacy: what is kept per speaker is one number per candidate warp, in memory only, for the
+ * most recent `maxSpeakers` speakers; never audio, never words, never written to disk, and
+ * forgotten when the service restarts.
+ */
+
+export interface SpeakerWarpOptions {
+  /** warps to choose from; must include 1 (no warp) */
+  candidates: readonly number[];
+  /** answers decoded at every candidate before the choice is settled */
+  learnAnswers: number;
+  /** speakers remembered (least recently heard forgotten first) */
+  maxSpeakers: number;
+}
+
+/** Measured with bench/speech.ts (docs/speech.md). */
+export const DEFAULT_SPEAKER_WARPS: SpeakerWarpOptions = { candidates: [0.9, 1, 1.3], learnAnswers: 5, maxSpeakers: 1000 };
+
+interface Profile {
+  /** per candidate: the sum over learned answers of the decode's score per frame */
+  sums: number[];
+  answers: number;
+}
+
+export class SpeakerWarps {
+  private readonly profiles = new Map<string, Profile>();
+
+  constructor(readonly o: SpeakerWarpOptions = DEFAULT_SPEAKER_WARPS) {
+    if (!o.candidates.includes(1)) throw new Error('The warp candidates must include 1.');
+  }
+
+  /** The warps to decode this speaker's next answer with: all candidates while learning, else the chosen one. */
+  warpsFor(speaker: string | undefined): readonly number[] {
+    if (speaker === undefined) return [1];
+    const p = this.touch(speaker);
+    return p && p.answers >= this.o.learnAnswers ? [this.best(p)] : this.o.candidates;
+  }
+
+  /**
+   * Adds one answer decoded at every candidate (`scores[i]` = score per frame at candidates[i])
+   * and returns the warp that now fits the speaker best.
+   */
+  learn(speaker: string, scores: readonly number[]): number {
+    if (scores.length !== this.o.candidates.length || !scores.every(Number.isFinite)) return this.chosen(speaker);
+    const p = this.touch(speaker) ?? { sums: this.o.candidates.map(() => 0), answers: 0 };
+    scores.forEach((s, i) => (p.sums[i]! += s));
+    p.answers++;
+    this.profiles.set(speaker, p);
+    while (this.profiles.size > this.o.maxSpeakers) this.profiles.delete(this.profiles.keys().next().value!);
+    return this.best(p);
+  }
+
+  /** The warp this speaker's answers are decoded with (1 for a speaker not heard yet). */
+  chosen(speaker: string): number {
+    const p = this.profiles.get(speaker);
+    return p ? this.best(p) : 1;
+  }
+
+  get size(): number {
+    return this.profiles.size;
+  }
+
+  /** The profile, moved to the most recently heard end of the map. */
+  private touch(speaker: string): Profile | undefined {
+    const p = this.profiles.get(speaker);
+    if (p) {
+      this.profiles.delete(speaker);
+      this.profiles.set(speaker, p);
+    }
+    return p;
+  }
+
+  private best(p: Profile): number {
+    if (p.answers === 0) return 1;
+    let bestIndex = this.o.candidates.indexOf(1);
+    p.sums.forEach((s, i) => {
+      if (s > p.sums[bestIndex]!) bestIndex = i;
+    });
+    return this.o.candidates[bestIndex]!;
+  }
+}
