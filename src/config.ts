@@ -59,6 +59,8 @@ export const configSchema = z.object({
   AI_MAX_RETRIES: int(3, 0, 10),
   /** Time box for the AI judge of borderline answers. */
   AI_JUDGE_TIMEOUT_MS: int(2500, 100, 60_000),
+  /** AI judge calls per person (child profile, expert, admin) per hour; beyond it the offline grade stands. 0 = never ask */
+  AI_JUDGE_MAX_PER_HOUR: int(60, 0, 100_000),
 
   // Speech
   TTS_PROVIDER: z.enum(['auto', 'openai', 'local']).default('auto'),

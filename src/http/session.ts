@@ -40,6 +40,24 @@ export function currentAuth(req: Request): Auth {
   }
 }
 
+/**
+ * One key per person behind a session, for per-person limits and the speech recognizer's
+ * per-speaker state: the child profile on a tablet (the family before a profile is picked),
+ * the expert, or the admin. Anonymous callers have none.
+ */
+export function principalKey(auth: Auth): string | undefined {
+  switch (auth.role) {
+    case 'child':
+      return auth.childId ? `child:${auth.childId}` : `family:${auth.parentId}`;
+    case 'expert':
+      return `expert:${auth.expertId}`;
+    case 'admin':
+      return 'admin';
+    default:
+      return undefined;
+  }
+}
+
 /** Starts a fresh session (new id, against fixation) holding only the given fields. */
 export async function startSession(req: Request, fields: Partial<import('express-session').SessionData>): Promise<void> {
   await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve())));

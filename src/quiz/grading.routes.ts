@@ -2,6 +2,8 @@ import type { AppContext } from '../context.js';
 import type { AnswerJudge } from '../ai/types.js';
 import { gradeWithJudge } from './grading/judge.js';
 import { GRADING_THRESHOLDS } from './grading/thresholds.js';
+import { JudgeBudget } from './grading/judge-budget.js';
+import { principalKey } from '../http/session.js';
 import { checkAnswerBody, checkAnswerResponse, configResponse, INTERACTION_MODES } from './quiz.schema.js';
 
 /** How the player asks and listens; it reads these from GET /api/config. */
@@ -16,6 +18,7 @@ export const PLAYER_SETTINGS = {
 
 export function registerGradingRoutes(ctx: AppContext, judge: () => AnswerJudge | null): void {
   const log = ctx.logger.child({ module: 'quiz' });
+  const budget = new JudgeBudget(ctx.config.AI_JUDGE_MAX_PER_HOUR);
 
   ctx.api.route(
     {
@@ -28,9 +31,9 @@ export function registerGradingRoutes(ctx: AppContext, judge: () => AnswerJudge 
       response: checkAnswerResponse,
       errors: { 400: `missing field or a text longer than ${GRADING_THRESHOLDS.max_text_length} characters` },
     },
-    async ({ body }) => {
+    async ({ body, auth }) => {
       const input = { expected: body.expected, user: body.user, question: body.question ?? undefined };
-      const result = await gradeWithJudge(input, judge(), ctx.config.AI_JUDGE_TIMEOUT_MS, log);
+      const result = await gradeWithJudge(input, judge(), ctx.config.AI_JUDGE_TIMEOUT_MS, log, () => budget.take(principalKey(auth)));
       // Children's answers stay out of info logs.
       log.debug({ status: result.status, similarity: result.similarity }, 'answer graded');
       return result;

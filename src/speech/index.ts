@@ -7,7 +7,8 @@ import { LocalRecognizer } from './local/recognizer.js';
 import { ttsBodySchema, ttsResponseSchema, transcribeBodySchema, transcribeResponseSchema } from './speech.schema.js';
 import { TtsCache } from './tts-cache.js';
 import { TtsService, chooseTtsProvider } from './tts.service.js';
-import { TranscribeService, speakerOf } from './transcribe.service.js';
+import { TranscribeService } from './transcribe.service.js';
+import { principalKey } from '../http/session.js';
 import { audioUpload } from './upload.js';
 
 /**
@@ -83,7 +84,7 @@ export function registerSpeech(ctx: AppContext): void {
       const context = transcriber.contextFor(auth, body.video_id, body.segment_start);
       const abort = abortOnClose(res);
       try {
-        return await transcriber.transcribe({ path: file.path, originalName: file.originalname, mimeType: file.mimetype }, context, abort.signal, speakerOf(auth));
+        return await transcriber.transcribe({ path: file.path, originalName: file.originalname, mimeType: file.mimetype }, context, abort.signal, principalKey(auth));
       } finally {
         // deleted right after transcription; the response-end hook in audioUpload is the backstop
         await fs.promises.rm(file.path, { force: true });

@@ -105,23 +105,6 @@ export class TranscribeService {
   }
 }
 
-/**
- * Whose voice this is, for the recognizer's per-speaker warp: the child profile on a tablet
- * (the family when no profile is picked yet), or the staff member previewing the player.
- */
-export function speakerOf(auth: Auth): string | undefined {
-  switch (auth.role) {
-    case 'child':
-      return auth.childId ? `child:${auth.childId}` : `family:${auth.parentId}`;
-    case 'expert':
-      return `expert:${auth.expertId}`;
-    case 'admin':
-      return 'admin';
-    default:
-      return undefined;
-  }
-}
-
 /** The SDK wants a file name whose extension names the format; never the client's own name. */
 function safeName(upload: Upload): string {
   const ext = path.extname(upload.originalName).toLowerCase().replace(/[^.a-z0-9]/g, '');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loginAdmin, startTestApp, type Agent, type TestApp } from '../helpers/app.js';
+import { createExpert, loginAdmin, loginExpert, startTestApp, type Agent, type TestApp } from '../helpers/app.js';
+import { JudgeBudget } from '../../src/quiz/grading/judge-budget.js';
 import { FakeProvider } from '../fake-provider/server.js';
 
 /** The AI judge through the real OpenAI SDK, against a fake provider on 127.0.0.1. */
@@ -62,5 +63,40 @@ describe('POST /api/check_answer with an AI judge configured', () => {
   it('tells the player a judge is configured', async () => {
     const res = await t.agent().get('/api/config');
     expect(res.body.ai_judge).toBe(true);
+  });
+});
+
+describe('the per-person AI judge budget (AI_JUDGE_MAX_PER_HOUR)', () => {
+  it('stops asking for one person after the budget, keeps grading offline, and leaves others their own', async () => {
+    const small = await startTestApp({ OPENAI_BASE_URL: `${fake.url}/v1`, OPENAI_API_KEY: 'sk-test', AI_JUDGE_TIMEOUT_MS: '500', AI_MAX_RETRIES: '0', AI_JUDGE_MAX_PER_HOUR: '2' });
+    try {
+      const boss = await loginAdmin(small.agent());
+      for (let i = 0; i < 3; i++) {
+        const res = await boss.post('/api/check_answer').send(borderline);
+        expect(res.status).toBe(200);
+        expect(res.body.reason.includes('AI judge')).toBe(i < 2);
+        expect(res.body.status).toBe(i < 2 ? 'almost' : 'wrong');
+      }
+      expect(fake.requests).toHaveLength(2);
+      const expert = await loginExpert(small.agent(), (await createExpert(small)).code);
+      const res = await expert.post('/api/check_answer').send(borderline);
+      expect(res.body.reason).toContain('AI judge');
+      expect(fake.requests).toHaveLength(3);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('counts calls in a sliding hour per key, none for anonymous, none when set to 0', () => {
+    let now = 0;
+    const budget = new JudgeBudget(2, () => now, 2);
+    expect([budget.take('a'), budget.take('a'), budget.take('a')]).toEqual([true, true, false]);
+    now = 30 * 60_000;
+    expect(budget.take('a')).toBe(false);
+    expect(budget.take('b')).toBe(true);
+    now = 60 * 60_000 + 1;
+    expect(budget.take('a')).toBe(true);
+    expect(budget.take(undefined)).toBe(false);
+    expect(new JudgeBudget(0).take('a')).toBe(false);
   });
 });

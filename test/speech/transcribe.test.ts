@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProcess } from '../../src/pipeline/process-runner.js';
 import { createFamily, loginChild, startTestApp, type Agent, type TestApp } from '../helpers/app.js';
 import { FakeAudioServer } from './fake-audio-server.js';
-import { speakerOf } from '../../src/speech/transcribe.service.js';
+import { principalKey } from '../../src/http/session.js';
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'speech-test-audio-'));
 
@@ -134,13 +134,13 @@ describe('POST /api/transcribe with the local recognizer (no key)', () => {
   });
 });
 
-describe('speakerOf: whose vocal tract warp the recognizer learns', () => {
+describe('principalKey: whose vocal tract warp the recognizer learns', () => {
   it('is the child profile on a tablet, the family before a profile is picked, the staff member otherwise', () => {
-    expect(speakerOf({ role: 'child', expertId: 'e1', parentId: 'p1', childId: 'c1' })).toBe('child:c1');
-    expect(speakerOf({ role: 'child', expertId: 'e1', parentId: 'p1' })).toBe('family:p1');
-    expect(speakerOf({ role: 'expert', expertId: 'e1' })).toBe('expert:e1');
-    expect(speakerOf({ role: 'admin' })).toBe('admin');
-    expect(speakerOf({ role: 'anonymous' })).toBeUndefined();
+    expect(principalKey({ role: 'child', expertId: 'e1', parentId: 'p1', childId: 'c1' })).toBe('child:c1');
+    expect(principalKey({ role: 'child', expertId: 'e1', parentId: 'p1' })).toBe('family:p1');
+    expect(principalKey({ role: 'expert', expertId: 'e1' })).toBe('expert:e1');
+    expect(principalKey({ role: 'admin' })).toBe('admin');
+    expect(principalKey({ role: 'anonymous' })).toBeUndefined();
   });
 });
 

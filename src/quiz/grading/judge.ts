@@ -8,16 +8,22 @@ import { GRADING_THRESHOLDS } from './thresholds.js';
  * Grading with an optional AI judge. The offline grader always runs first; only when it calls
  * its own verdict borderline, and a judge is configured, the judge is asked, within
  * `timeoutMs`. A slow or failing judge leaves the offline verdict in place: a child never
- * waits longer than the time box, and the service works the same with no keys.
+ * waits longer than the time box, and the service works the same with no keys. `mayAsk` is
+ * consulted only when the judge would be asked (the per-person budget, judge-budget.ts).
  */
 export async function gradeWithJudge(
   input: GradeInput,
   judge: AnswerJudge | null,
   timeoutMs: number,
   logger?: Logger,
+  mayAsk: () => boolean = () => true,
 ): Promise<GradeResult> {
   const offline = gradeAnswerDetailed(input);
   if (!judge || !offline.borderline) return offline.result;
+  if (!mayAsk()) {
+    logger?.info({ provider: judge.provider }, 'AI judge budget for this person used up; offline grade kept');
+    return offline.result;
+  }
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
