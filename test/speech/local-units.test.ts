@@ -5,7 +5,7 @@ import { buildArpa, buildDictionary, buildJsgf, pronounceable } from '../../src/
 import { buildBigramArpa } from '../../src/speech/local/ngram.js';
 import { buildVocabulary } from '../../src/speech/local/vocabulary.js';
 import { parseDictionary } from '../../src/speech/local/pronouncer.js';
-import { measureLevels, isSilentOrSteady, readPcm16, toRecognizerPcmArgs, withNoiseFloor } from '../../src/speech/local/audio.js';
+import { measureLevels, isSilentOrSteady, readPcm16, toRecognizerPcmArgs, trimToSpeech, withNoiseFloor } from '../../src/speech/local/audio.js';
 import { DEFAULT_TUNING, parseHypotheses, parseHypothesis, pocketsphinxArgs } from '../../src/speech/local/pocketsphinx.js';
 import { SpeakerWarps } from '../../src/speech/local/speaker-warps.js';
 
@@ -130,6 +130,23 @@ describe('audio', () => {
     expect(isSilentOrSteady(measureLevels(floored))).toBe(true);
   });
 
+  it('trims the quiet before and after the words to 300 ms margins', () => {
+    // 2 s of silence, 0.5 s of sound, 3 s of silence
+    const samples = new Int16Array(5.5 * 16000);
+    for (let i = 32000; i < 40000; i++) samples[i] = Math.round(8000 * Math.sin(i / 5));
+    const levels = measureLevels(samples);
+    expect(levels.firstActiveMs).toBe(2000);
+    expect(levels.lastActiveMs).toBe(2480);
+    const trimmed = trimToSpeech(samples, levels);
+    expect(trimmed.length).toBe((0.3 + 0.5 + 0.3) * 16000);
+    expect(trimmed[0.3 * 16000 + 100]).toBe(samples[32100]);
+    // nothing active: unchanged; margins never run past the ends
+    const quiet = new Int16Array(1000);
+    expect(trimToSpeech(quiet, measureLevels(quiet))).toHaveLength(1000);
+    const loud = Int16Array.from({ length: 16000 }, (_, i) => Math.round(8000 * Math.sin(i / 5)));
+    expect(trimToSpeech(loud, { ...measureLevels(loud), firstActiveMs: 0, lastActiveMs: 980 })).toHaveLength(16000);
+  });
+
   const tone = (seconds: number, amp: number, gapEvery = 0) =>
     Int16Array.from({ length: seconds * 16000 }, (_, i) => (gapEvery && Math.floor(i / gapEvery) % 2 ? 0 : Math.round(amp * Math.sin(i / 5))));
 
@@ -173,7 +190,7 @@ describe('pocketsphinx', () => {
 });
 
 describe('SpeakerWarps', () => {
-  const options = { candidates: [0.9, 1, 1.3], learnAnswers: 3, maxSpeakers: 2 };
+  const options = { candidates: [0.9, 1, 1.3], learnAnswers: 3, relearnEvery: 4, maxSpeakers: 2 };
 
   it('decodes a new speaker at every warp, then settles on the one that scored best per frame', () => {
     const w = new SpeakerWarps(options);
@@ -185,6 +202,11 @@ describe('SpeakerWarps', () => {
     expect(w.learn('child:a', [-20, -24, -25])).toBe(0.9); // sums -75, -80, -79
     expect(w.warpsFor('child:a')).toEqual([0.9]);
     expect(w.chosen('child:a')).toBe(0.9);
+    // every 4th answer after that is decoded at every warp again, and can change the choice
+    expect([w.warpsFor('child:a'), w.warpsFor('child:a')]).toEqual([[0.9], [0.9]]);
+    expect(w.warpsFor('child:a')).toEqual([0.9, 1, 1.3]);
+    expect(w.learn('child:a', [-30, -20, -10])).toBe(1.3); // sums -105, -100, -89
+    expect(w.warpsFor('child:a')).toEqual([1.3]);
     // another speaker learns on its own
     expect(w.chosen('child:b')).toBe(1);
     expect(w.warpsFor('child:b')).toEqual([0.9, 1, 1.3]);

@@ -60,6 +60,9 @@ export interface Levels {
   floorDb: number;
   /** how long the audio stands clearly above both the floor and an absolute minimum */
   activeMs: number;
+  /** where the first and the last such frame start, in ms (-1 when there is none) */
+  firstActiveMs: number;
+  lastActiveMs: number;
 }
 
 export interface SpeechGate {
@@ -89,14 +92,35 @@ export function measureLevels(samples: Int16Array, sampleRate = SAMPLE_RATE, gat
     dbs.push(Math.max(-100, 10 * Math.log10(sum / frameLen + 1e-12)));
   }
   const durationMs = Math.round((samples.length / sampleRate) * 1000);
-  if (dbs.length === 0) return { durationMs, peakDb: -100, floorDb: -100, activeMs: 0 };
+  if (dbs.length === 0) return { durationMs, peakDb: -100, floorDb: -100, activeMs: 0, firstActiveMs: -1, lastActiveMs: -1 };
   const sorted = [...dbs].sort((a, b) => a - b);
   const peakDb = sorted[sorted.length - 1] as number;
   const floorDb = sorted[Math.floor(sorted.length * 0.1)] as number;
   const threshold = Math.max(floorDb + gate.aboveFloorDb, gate.minActiveDb);
   const active = dbs.filter((d) => d >= threshold).length;
-  return { durationMs, peakDb: round1(peakDb), floorDb: round1(floorDb), activeMs: active * FRAME_MS };
+  const first = dbs.findIndex((d) => d >= threshold);
+  const last = dbs.findLastIndex((d) => d >= threshold);
+  return {
+    durationMs, peakDb: round1(peakDb), floorDb: round1(floorDb), activeMs: active * FRAME_MS,
+    firstActiveMs: first * FRAME_MS, lastActiveMs: last === -1 ? -1 : last * FRAME_MS,
+  };
 }
+
+/**
+ * The part of the recording the decoder should hear: from `marginMs` before the first active
+ * frame to `marginMs` after the last one. Batch decoding normalizes by the mean of everything it
+ * is given, and a one-second answer inside four seconds of quiet (the wait before the child
+ * speaks, the pause that ends the recording) gave a mean of mostly silence: "penny" became
+ * "bunny". The model's training utterances have short margins like these.
+ */
+export function trimToSpeech(samples: Int16Array, levels: Levels, sampleRate = SAMPLE_RATE, marginMs = TRIM_MARGIN_MS): Int16Array {
+  if (levels.firstActiveMs < 0) return samples;
+  const start = Math.max(0, Math.floor(((levels.firstActiveMs - marginMs) * sampleRate) / 1000));
+  const end = Math.min(samples.length, Math.ceil(((levels.lastActiveMs + FRAME_MS + marginMs) * sampleRate) / 1000));
+  return samples.subarray(start, end);
+}
+
+const TRIM_MARGIN_MS = 300;
 
 /** Nothing but silence or a steady sound (hiss, hum, fan): no need to decode at all. */
 export function isSilentOrSteady(levels: Levels, gate: SpeechGate = DEFAULT_GATE): boolean {

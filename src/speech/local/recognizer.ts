@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Logger } from '../../logger.js';
 import { buildArpa, buildDictionary, buildJsgf, pronounceable } from './grammar.js';
 import { buildBigramArpa } from './ngram.js';
-import { DEFAULT_GATE, SAMPLE_RATE, isSilentOrSteady, measureLevels, readPcm16, withNoiseFloor, toRecognizerPcmArgs, type Levels, type SpeechGate } from './audio.js';
+import { DEFAULT_GATE, SAMPLE_RATE, isSilentOrSteady, measureLevels, readPcm16, trimToSpeech, withNoiseFloor, toRecognizerPcmArgs, type Levels, type SpeechGate } from './audio.js';
 import { DEFAULT_TUNING, modelPaths, parseHypotheses, pocketsphinxArgs, type DecoderTuning, type Hypothesis } from './pocketsphinx.js';
 import { Pronouncer, type Runner } from './pronouncer.js';
 import { DEFAULT_SPEAKER_WARPS, SpeakerWarps, type SpeakerWarpOptions } from './speaker-warps.js';
@@ -107,7 +107,7 @@ export class LocalRecognizer {
     const samples = readPcm16(await fs.readFile(audio));
     const levels = measureLevels(samples, SAMPLE_RATE, this.gate);
     if (isSilentOrSteady(levels, this.gate)) return { text: '', noSpeech: true, levels, vocabularySize: 0, decodeMs: 0, warp: 1, decodes: 0 };
-    const floored = withNoiseFloor(samples);
+    const floored = withNoiseFloor(trimToSpeech(samples, levels));
     await fs.writeFile(audio, Buffer.from(floored.buffer, floored.byteOffset, floored.byteLength));
 
     const started = Date.now();

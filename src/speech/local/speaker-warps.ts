@@ -6,7 +6,9 @@
  * the first answers of each speaker are decoded at every candidate warp, and the decoder's own
  * scores pick the warp that fits this speaker best: the warp whose decodes score highest per
  * frame, summed over the speaker's answers so far (maximum likelihood, no labels needed). After
- * `learnAnswers` answers the choice is settled and only that warp is decoded.
+ * `learnAnswers` answers only the chosen warp is decoded, except every `relearnEvery`-th answer,
+ * which is decoded at every candidate again and added to the sums, so a choice made on a few
+ * poor first recordings (a noisy room, a television) is corrected as the child goes on.
  *
  * Privacy: what is kept per speaker is one number per candidate warp, in memory only, for the
  * most recent `maxSpeakers` speakers; never audio, never words, never written to disk, and
@@ -18,17 +20,22 @@ export interface SpeakerWarpOptions {
   candidates: readonly number[];
   /** answers decoded at every candidate before the choice is settled */
   learnAnswers: number;
+  /** after that, every this many answers are decoded at every candidate again */
+  relearnEvery: number;
   /** speakers remembered (least recently heard forgotten first) */
   maxSpeakers: number;
 }
 
 /** Measured with bench/speech.ts (docs/speech.md). */
-export const DEFAULT_SPEAKER_WARPS: SpeakerWarpOptions = { candidates: [0.9, 1, 1.3], learnAnswers: 5, maxSpeakers: 1000 };
+export const DEFAULT_SPEAKER_WARPS: SpeakerWarpOptions = { candidates: [0.9, 1, 1.3], learnAnswers: 5, relearnEvery: 20, maxSpeakers: 1000 };
 
 interface Profile {
   /** per candidate: the sum over learned answers of the decode's score per frame */
   sums: number[];
+  /** answers learned from (decoded at every candidate) */
   answers: number;
+  /** answers decoded at the chosen warp alone since the last learned one */
+  settled: number;
 }
 
 export class SpeakerWarps {
@@ -42,7 +49,9 @@ export class SpeakerWarps {
   warpsFor(speaker: string | undefined): readonly number[] {
     if (speaker === undefined) return [1];
     const p = this.touch(speaker);
-    return p && p.answers >= this.o.learnAnswers ? [this.best(p)] : this.o.candidates;
+    if (!p || p.answers < this.o.learnAnswers || p.settled + 1 >= this.o.relearnEvery) return this.o.candidates;
+    p.settled++;
+    return [this.best(p)];
   }
 
   /**
@@ -51,9 +60,10 @@ export class SpeakerWarps {
    */
   learn(speaker: string, scores: readonly number[]): number {
     if (scores.length !== this.o.candidates.length || !scores.every(Number.isFinite)) return this.chosen(speaker);
-    const p = this.touch(speaker) ?? { sums: this.o.candidates.map(() => 0), answers: 0 };
+    const p = this.touch(speaker) ?? { sums: this.o.candidates.map(() => 0), answers: 0, settled: 0 };
     scores.forEach((s, i) => (p.sums[i]! += s));
     p.answers++;
+    p.settled = 0;
     this.profiles.set(speaker, p);
     while (this.profiles.size > this.o.maxSpeakers) this.profiles.delete(this.profiles.keys().next().value!);
     return this.best(p);
