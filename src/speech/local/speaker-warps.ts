@@ -1,3 +1,5 @@
+import { RecentMap } from '../../recent-map.js';
+
 /**
  * Vocal tract length normalization per speaker, learned from the speaker's own answers.
  *
@@ -39,16 +41,20 @@ interface Profile {
 }
 
 export class SpeakerWarps {
-  private readonly profiles = new Map<string, Profile>();
+  private readonly profiles: RecentMap<string, Profile>;
 
   constructor(readonly o: SpeakerWarpOptions = DEFAULT_SPEAKER_WARPS) {
     if (!o.candidates.includes(1)) throw new Error('The warp candidates must include 1.');
+    this.profiles = new RecentMap(o.maxSpeakers);
   }
 
-  /** The warps to decode this speaker's next answer with: all candidates while learning, else the chosen one. */
+  /**
+   * The warps to decode this speaker's next answer with: all candidates while learning (and on
+   * every `relearnEvery`-th answer), else the chosen one. Call it once per answer: it counts them.
+   */
   warpsFor(speaker: string | undefined): readonly number[] {
     if (speaker === undefined) return [1];
-    const p = this.touch(speaker);
+    const p = this.profiles.get(speaker);
     if (!p || p.answers < this.o.learnAnswers || p.settled + 1 >= this.o.relearnEvery) return this.o.candidates;
     p.settled++;
     return [this.best(p)];
@@ -60,33 +66,22 @@ export class SpeakerWarps {
    */
   learn(speaker: string, scores: readonly number[]): number {
     if (scores.length !== this.o.candidates.length || !scores.every(Number.isFinite)) return this.chosen(speaker);
-    const p = this.touch(speaker) ?? { sums: this.o.candidates.map(() => 0), answers: 0, settled: 0 };
+    const p = this.profiles.get(speaker) ?? { sums: this.o.candidates.map(() => 0), answers: 0, settled: 0 };
     scores.forEach((s, i) => (p.sums[i]! += s));
     p.answers++;
     p.settled = 0;
     this.profiles.set(speaker, p);
-    while (this.profiles.size > this.o.maxSpeakers) this.profiles.delete(this.profiles.keys().next().value!);
     return this.best(p);
   }
 
   /** The warp this speaker's answers are decoded with (1 for a speaker not heard yet). */
   chosen(speaker: string): number {
-    const p = this.profiles.get(speaker);
+    const p = this.profiles.peek(speaker);
     return p ? this.best(p) : 1;
   }
 
   get size(): number {
     return this.profiles.size;
-  }
-
-  /** The profile, moved to the most recently heard end of the map. */
-  private touch(speaker: string): Profile | undefined {
-    const p = this.profiles.get(speaker);
-    if (p) {
-      this.profiles.delete(speaker);
-      this.profiles.set(speaker, p);
-    }
-    return p;
   }
 
   private best(p: Profile): number {
