@@ -142,6 +142,7 @@ describe('audio', () => {
     expect(trimmed[0.3 * 16000 + 100]).toBe(samples[32100]);
     // nothing active: unchanged; margins never run past the ends
     const quiet = new Int16Array(1000);
+    expect(measureLevels(quiet)).toMatchObject({ firstActiveMs: -1, lastActiveMs: -1 });
     expect(trimToSpeech(quiet, measureLevels(quiet))).toHaveLength(1000);
     const loud = Int16Array.from({ length: 16000 }, (_, i) => Math.round(8000 * Math.sin(i / 5)));
     expect(trimToSpeech(loud, { ...measureLevels(loud), firstActiveMs: 0, lastActiveMs: 980 })).toHaveLength(16000);

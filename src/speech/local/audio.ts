@@ -102,7 +102,7 @@ export function measureLevels(samples: Int16Array, sampleRate = SAMPLE_RATE, gat
   const last = dbs.findLastIndex((d) => d >= threshold);
   return {
     durationMs, peakDb: round1(peakDb), floorDb: round1(floorDb), activeMs: active * FRAME_MS,
-    firstActiveMs: first * FRAME_MS, lastActiveMs: last === -1 ? -1 : last * FRAME_MS,
+    firstActiveMs: first === -1 ? -1 : first * FRAME_MS, lastActiveMs: last === -1 ? -1 : last * FRAME_MS,
   };
 }
 
