@@ -28,6 +28,7 @@ import { textToWords } from '../src/speech/local/words.js';
 import { loadChildWords } from '../src/speech/local/vocabulary.js';
 import { toRecognizerPcmArgs } from '../src/speech/local/audio.js';
 import { gradeAnswer } from '../src/quiz/grading/grader.js';
+import { answerNeighbours } from '../src/quiz/grading/neighbours.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DATA = [path.join(ROOT, '..', 'shared', 'data', 'grading-dev.jsonl'), '/work/shared/data/grading-dev.jsonl'].find((f) => fs.existsSync(f));
@@ -72,6 +73,11 @@ const tuning = { ...DEFAULT_TUNING, ...(env.BENCH_TUNING ? JSON.parse(env.BENCH_
 const weights = { ...DEFAULT_WEIGHTS, ...(env.BENCH_WEIGHTS ? JSON.parse(env.BENCH_WEIGHTS) : {}) };
 const speakerWarps = { ...DEFAULT_SPEAKER_WARPS, ...(env.BENCH_WARPS ? JSON.parse(env.BENCH_WARPS) : {}) };
 
+/** The context the service gives the recognizer for one question (transcribe.service.ts contextFor). */
+function contextOf(c: Case) {
+  return { focus: [c.question, c.expected], related: [], ...(env.BENCH_NO_NEIGHBOURS ? {} : { neighbours: answerNeighbours(c.expected) }) };
+}
+
 async function main(): Promise<void> {
   if (!DATA) throw new Error('grading-dev.jsonl not found (expected ../shared/data/).');
   const cases = fs.readFileSync(DATA, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Case).slice(0, limit);
@@ -98,7 +104,7 @@ async function main(): Promise<void> {
       for (const c of spoken) {
         const wav = await synthesize(audioDir, c, v);
         const t0 = performance.now();
-        const r = await recognizer.transcribe(wav, { focus: [c.question, c.expected], related: [] }, { speaker: v.name });
+        const r = await recognizer.transcribe(wav, contextOf(c), { speaker: v.name });
         ms += performance.now() - t0;
         decodes += r.decodes;
         const ref = textToWords(c.user);
@@ -191,7 +197,7 @@ async function noiseClips(dir: string, recognizer: LocalRecognizer, cases: Case[
     const heardWords: string[] = [];
     for (const speaker of speakers) {
       for (const c of questions) {
-        const r = await recognizer.transcribe(clip, { focus: [c.question, c.expected], related: [] }, { speaker });
+        const r = await recognizer.transcribe(clip, contextOf(c), { speaker });
         if (r.text) heardWords.push(r.text);
         total++;
         if (gradeAnswer({ question: c.question, expected: c.expected, user: r.text }).status === 'correct') falseCorrect++;

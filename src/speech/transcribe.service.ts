@@ -11,6 +11,7 @@ import { BinaryMissingError, ProcessError } from '../pipeline/process-runner.js'
 import { LocalRecognizer } from './local/recognizer.js';
 import { Limiter, LimiterFullError } from '../pipeline/limiter.js';
 import { EMPTY_CONTEXT, type AnswerContext } from './local/vocabulary.js';
+import { answerNeighbours } from '../quiz/grading/neighbours.js';
 import type { Runner } from './local/pronouncer.js';
 import { speechCredentials } from './tts.service.js';
 import type { TranscribeProviderName, TranscribeResponse } from './speech.schema.js';
@@ -84,8 +85,9 @@ export class TranscribeService {
   }
 
   /**
-   * The words the recognizer should expect: the question at `segmentStart` of the video (focus)
-   * and the video's other final questions (related). A video the caller cannot see, or without
+   * The words the recognizer should expect: the question at `segmentStart` of the video (focus),
+   * the words around its expected answer in the grader's meaning tables (neighbours) and the
+   * video's other final questions (related). A video the caller cannot see, or without
    * final questions, gives no context; it never fails the request.
    */
   contextFor(auth: Auth, videoId: string | undefined, segmentStart: number | undefined): AnswerContext {
@@ -93,15 +95,17 @@ export class TranscribeService {
     const segments = finalQuestions(this.db, videoId, null);
     const focus: string[] = [];
     const related: string[] = [];
+    const answers: string[] = [];
     for (const s of segments) {
       const texts = [s.question, s.answer];
       if (segmentStart !== undefined && s.segment_range_start <= segmentStart && segmentStart < Math.max(s.segment_range_end, s.segment_range_start + 1)) {
         focus.push(...texts);
+        answers.push(s.answer);
       } else {
         related.push(...texts);
       }
     }
-    return { focus, related };
+    return { focus, related, ...(answers.length > 0 ? { neighbours: answerNeighbours(answers.join(', ')) } : {}) };
   }
 }
 

@@ -48,7 +48,8 @@ describe('ipaToArpabet', () => {
 describe('vocabulary and search files', () => {
   const context = { focus: ['What colour was the barn?', 'red'], related: ['Who is Daisy?'] };
   const child = ['the', 'red', 'blue', 'barn', 'dog'].map((word) => ({ word, inflected: false }));
-  const vocab = buildVocabulary([...child, { word: 'dogs', inflected: true }], context, { focus: 20, related: 4, glue: 10, common: 1, inflected: 0.5 });
+  const weights = { focus: 20, related: 4, glue: 10, common: 1, inflected: 0.5, same: 12, broader: 6, kin: 3 };
+  const vocab = buildVocabulary([...child, { word: 'dogs', inflected: true }], context, weights);
 
   it('weights focus words over related and common ones, without removing any', () => {
     const w = Object.fromEntries(vocab.map((v) => [v.word, v.weight]));
@@ -61,6 +62,20 @@ describe('vocabulary and search files', () => {
     expect(w.dogs).toBe(0.5);
     expect(w.the).toBe(10);
     expect(vocab.map((v) => v.word)).toEqual([...vocab.map((v) => v.word)].sort());
+  });
+
+  it('raises the words around the expected answer, and their inflected forms, below the answer itself', () => {
+    const childWords = [...['bunny', 'hop', 'animal', 'dog', 'red', 'the'].map((word) => ({ word, inflected: false })), { word: 'hopping', inflected: true }, { word: 'bunnies', inflected: true }];
+    const neighbours = { same: ['bunny', 'bunny rabbit', 'hop'], broader: ['animal', 'the'], kin: ['dog', 'bunny'] };
+    const w = Object.fromEntries(buildVocabulary(childWords, { focus: ['a rabbit'], related: [], neighbours }, weights).map((v) => [v.word, v.weight]));
+    expect(w.rabbit).toBe(20);
+    expect(w.bunny).toBe(12);
+    expect(w.bunnies).toBe(6);
+    expect(w.hopping).toBe(6);
+    expect(w.animal).toBe(6);
+    expect(w.dog).toBe(3);
+    expect(w.the).toBe(10);
+    expect(w.red).toBe(1);
   });
 
   const prons = parseDictionary('the DH AH\nthe(2) DH IY\nred R EH D\nblue B L UW\nbarn B AA R N\ndog D AO G\nwhat W AH T\nwas W AA Z\n');
@@ -99,6 +114,14 @@ describe('vocabulary and search files', () => {
     // "the" has continuations, so it carries a backoff weight of log10(0.5)
     expect(arpa).toMatch(/^-?\d+\.\d+ the -0\.3010$/m);
     expect(arpa).toMatch(/^-?\d+\.\d+ blue 0\.0000$/m);
+  });
+
+  it('links the words of a same-meaning phrase in the bigram model', () => {
+    const words = pronounceable(vocab, prons);
+    const neighbours = { same: ['blue barn', 'dog'], broader: [], kin: [] };
+    const arpa = buildBigramArpa(words, { focus: [], related: [], neighbours }, { lambda: 0.5, focusRepeat: 3, endProb: 0.2 });
+    expect(arpa).toMatch(/^-?\d+\.\d+ blue barn$/m);
+    expect(arpa).not.toMatch(/^-?\d+\.\d+ <s> dog$/m);
   });
 });
 

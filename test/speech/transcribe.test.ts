@@ -6,6 +6,9 @@ import { runProcess } from '../../src/pipeline/process-runner.js';
 import { createFamily, loginChild, startTestApp, type Agent, type TestApp } from '../helpers/app.js';
 import { FakeAudioServer } from './fake-audio-server.js';
 import { principalKey } from '../../src/http/session.js';
+import { TranscribeService } from '../../src/speech/transcribe.service.js';
+import { LocalRecognizer } from '../../src/speech/local/recognizer.js';
+import { createLogger } from '../../src/logger.js';
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'speech-test-audio-'));
 
@@ -123,6 +126,20 @@ describe('POST /api/transcribe with the local recognizer (no key)', () => {
     expect(res.body.success).toBe(true);
     expect(res.body.text.split(' ')).toContain('three');
     expect(res.body.text.split(' ')).not.toContain('blue');
+  });
+
+  it('gives the recognizer the question, the words around its answer and the video\'s other questions', () => {
+    const c = t.config;
+    const recognizer = new LocalRecognizer({ ffmpegPath: c.FFMPEG_PATH, espeakPath: c.ESPEAK_PATH, pocketsphinxPath: c.POCKETSPHINX_PATH, modelDir: c.POCKETSPHINX_MODEL_DIR, workRoot: scratch, run: runProcess });
+    const service = new TranscribeService(c, t.db, recognizer, createLogger('silent'));
+    const asked = service.contextFor({ role: 'admin' }, 'farmvideo01', 3);
+    expect(asked.focus).toEqual(['What color was the barn?', 'blue']);
+    expect(asked.neighbours?.broader).toContain('color');
+    expect(asked.neighbours?.kin).toEqual(expect.arrayContaining(['red', 'green']));
+    // another moment of the video: its questions only raise their words a little, no neighbours
+    const elsewhere = service.contextFor({ role: 'admin' }, 'farmvideo01', 300);
+    expect(elsewhere).toEqual({ focus: [], related: ['What color was the barn?', 'blue'] });
+    expect(service.contextFor({ role: 'admin' }, 'no-such-video', 3)).toEqual({ focus: [], related: [] });
   });
 
   it('says so when the upload is not readable audio', async () => {

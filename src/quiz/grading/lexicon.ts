@@ -33,12 +33,19 @@ const phraseKey = (phrase: string) =>
     .join(' ');
 
 const conceptByLemma = new Map<string, string>();
+/** concept -> the surface forms the tables list for it ("rabbit" -> rabbit, bunny, hare, bunny rabbit) */
+const formsByConcept = new Map<string, Set<string>>();
+const addSurface = (concept: string, form: string) => {
+  if (!formsByConcept.has(concept)) formsByConcept.set(concept, new Set());
+  formsByConcept.get(concept)?.add(form);
+};
 /** lemmatized multi-word phrase -> concept */
 export const PHRASES = new Map<string, string>();
 /** longest phrase length in words, to bound the look-ahead */
 export let MAX_PHRASE_WORDS = 1;
 
 function addForm(form: string, concept: string): void {
+  addSurface(concept, form);
   if (form.includes(' ')) {
     const key = phraseKey(form);
     PHRASES.set(key, concept);
@@ -61,13 +68,18 @@ export function conceptOf(lemma: string): string {
 const rawConcept = (word: string) => (word.includes(' ') ? word.replace(/ /g, '') : conceptOf(lemmatize(word)));
 
 const parents = new Map<string, Set<string>>();
+const childrenOf = new Map<string, Set<string>>();
 for (const [parent, children] of Object.entries(TAXONOMY)) {
+  const p = rawConcept(parent);
+  addSurface(p, parent);
   for (const child of children) {
     if (child.includes(' ')) addForm(child, child.replace(/ /g, ''));
     const c = rawConcept(child);
-    const p = rawConcept(parent);
+    addSurface(c, child);
     if (!parents.has(c)) parents.set(c, new Set());
     parents.get(c)?.add(p);
+    if (!childrenOf.has(p)) childrenOf.set(p, new Set());
+    childrenOf.get(p)?.add(c);
   }
 }
 
@@ -90,9 +102,11 @@ export function ancestors(concept: string): Set<string> {
 const containers = new Map<string, Set<string>>();
 for (const [broad, inside] of Object.entries(CONTAINS)) {
   const b = rawConcept(broad);
+  addSurface(b, broad);
   for (const place of inside) {
     if (place.includes(' ')) addForm(place, place.replace(/ /g, ''));
     const p = rawConcept(place);
+    addSurface(p, place);
     if (!containers.has(b)) containers.set(b, new Set());
     containers.get(b)?.add(p);
   }
@@ -152,3 +166,15 @@ export const isVerbLemma = (lemma: string) => VERBS.has(lemma);
 const PERSON_CONCEPTS = new Set(W.PERSON_WORDS.map((w) => conceptOf(lemmatize(w))));
 /** "the girl", "her brother", "the pirate": a person, but not a name. */
 export const isPersonWord = (concept: string) => PERSON_CONCEPTS.has(concept) || ancestors(concept).has('person');
+
+/** The surface forms the tables list for a concept ("rabbit" -> rabbit, bunny, hare, bunny rabbit); the concept itself when they list none. */
+export const formsOf = (concept: string): string[] => [...(formsByConcept.get(concept) ?? [concept])];
+/** The groups a concept is filed under directly ("owl" -> bird). */
+export const parentsOf = (concept: string): string[] => [...(parents.get(concept) ?? [])];
+/** The members filed directly under a group ("bird" -> owl, parrot, duck, ...). */
+export const membersOf = (group: string): string[] => [...(childrenOf.get(group) ?? [])];
+/** The broad places that hold a place ("bed" -> house). */
+export const placesHolding = (concept: string): string[] => [...containers].filter(([, inside]) => inside.has(concept)).map(([broad]) => broad);
+/** The concepts the tables name as a concept's opposite ("hot" -> cold). */
+export const oppositesOf = (concept: string): string[] =>
+  [...opposites].filter((pair) => pair.startsWith(`${concept}|`)).map((pair) => pair.slice(concept.length + 1));

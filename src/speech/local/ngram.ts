@@ -1,4 +1,4 @@
-import type { WeightedWord } from './vocabulary.js';
+import type { AnswerContext, WeightedWord } from './vocabulary.js';
 import { textToWords } from './words.js';
 
 /**
@@ -37,7 +37,7 @@ export interface BigramOptions {
 
 export const DEFAULT_BIGRAM: BigramOptions = { lambda: 0.5, focusRepeat: 3, endProb: 0.2 };
 
-export function buildBigramArpa(words: readonly WeightedWord[], context: { focus: string[]; related: string[] }, o: BigramOptions = DEFAULT_BIGRAM): string {
+export function buildBigramArpa(words: readonly WeightedWord[], context: AnswerContext, o: BigramOptions = DEFAULT_BIGRAM): string {
   if (words.length === 0) throw new Error('The vocabulary is empty.');
   const known = new Set(words.map((w) => w.word));
   const total = words.reduce((s, w) => s + w.weight, 0);
@@ -57,6 +57,8 @@ export function buildBigramArpa(words: readonly WeightedWord[], context: { focus
   };
   for (const f of ANSWER_FRAMES) add(f, 1);
   for (const t of context.related) add(t, 1);
+  // phrases meaning the expected answer ("baby pig", "no more"), so their words follow each other
+  for (const t of context.neighbours?.same ?? []) if (t.includes(' ')) add(t, 1);
   for (const t of context.focus) add(t, o.focusRepeat);
 
   const bigramLines: string[] = [];

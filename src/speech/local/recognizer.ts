@@ -32,7 +32,7 @@ export interface LocalRecognizerOptions {
 }
 
 /** Priors of the search (bench/speech.ts measured these; see docs/speech.md). */
-export const DEFAULT_WEIGHTS: VocabularyWeights = { focus: 60, related: 4, glue: 10, common: 1, inflected: 0.3 };
+export const DEFAULT_WEIGHTS: VocabularyWeights = { focus: 60, related: 4, glue: 10, common: 1, inflected: 0.3, same: 30, broader: 10, kin: 4 };
 
 export interface LocalTranscript {
   text: string;

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lemmatize } from '../../quiz/grading/stem.js';
+import type { AnswerNeighbours } from '../../quiz/grading/neighbours.js';
 import { distinctWords } from './words.js';
 
 const VOCABULARY_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'vocabulary');
@@ -11,12 +13,15 @@ export const INFLECTED_WORDS_FILE = path.join(VOCABULARY_DIR, 'child-words-infle
 /**
  * What the recognizer may expect to hear for one answer: `focus` holds the texts of the
  * question being answered (question and expected answer), `related` the other questions and
- * answers of the same video. Both only raise the prior of their words; the whole child
- * vocabulary stays in the search, so a different answer can still win.
+ * answers of the same video, `neighbours` the words the grader's meaning tables put around the
+ * expected answer (same meaning, broader, near but different: quiz/grading/neighbours.ts).
+ * All of them only raise the prior of their words; the whole child vocabulary stays in the
+ * search, so a different answer can still win.
  */
 export interface AnswerContext {
   focus: string[];
   related: string[];
+  neighbours?: AnswerNeighbours;
 }
 
 export const EMPTY_CONTEXT: AnswerContext = { focus: [], related: [] };
@@ -30,8 +35,14 @@ export interface VocabularyWeights {
   glue: number;
   /** every other word of the child vocabulary */
   common: number;
-  /** inflected forms of those words ("jumped", "ponies") */
+  /** inflected forms of those words ("jumped", "ponies"), and the share an inflected form of a neighbour word gets of its weight */
   inflected: number;
+  /** words meaning the same as the expected answer ("bunny" for "rabbit") */
+  same: number;
+  /** broader words ("bird" for "owl") */
+  broader: number;
+  /** near but different answers ("blue" for "red") */
+  kin: number;
 }
 
 export interface ChildWord {
@@ -77,7 +88,37 @@ export function buildVocabulary(childWords: readonly ChildWord[], context: Answe
   const weights = new Map<string, number>();
   const raise = (word: string, weight: number) => weights.set(word, Math.max(weights.get(word) ?? 0, weight));
   for (const { word, inflected } of childWords) raise(word, GLUE_WORDS.has(word) ? w.glue : inflected ? w.inflected : w.common);
+  const inflections = inflectionsOf(childWords);
+  const raiseTexts = (texts: readonly string[] | undefined, weight: number) => {
+    for (const word of distinctWords(texts ?? [])) {
+      if (GLUE_WORDS.has(word)) {
+        raise(word, w.glue);
+        continue;
+      }
+      raise(word, weight);
+      for (const form of inflections.get(word) ?? []) raise(form, weight * w.inflected);
+    }
+  };
+  raiseTexts(context.neighbours?.kin, w.kin);
+  raiseTexts(context.neighbours?.broader, w.broader);
+  raiseTexts(context.neighbours?.same, w.same);
   for (const word of distinctWords(context.related)) raise(word, GLUE_WORDS.has(word) ? w.glue : w.related);
   for (const word of distinctWords(context.focus)) raise(word, GLUE_WORDS.has(word) ? w.glue : w.focus);
   return [...weights].map(([word, weight]) => ({ word, weight })).sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
+}
+
+const inflectionCache = new WeakMap<readonly ChildWord[], Map<string, string[]>>();
+/** base word -> its inflected forms in the child vocabulary ("hop" -> hopped, hopping, hops) */
+function inflectionsOf(childWords: readonly ChildWord[]): Map<string, string[]> {
+  let map = inflectionCache.get(childWords);
+  if (!map) {
+    map = new Map();
+    for (const { word, inflected } of childWords) {
+      if (!inflected) continue;
+      const base = lemmatize(word);
+      map.set(base, [...(map.get(base) ?? []), word]);
+    }
+    inflectionCache.set(childWords, map);
+  }
+  return map;
 }
