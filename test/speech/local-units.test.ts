@@ -107,7 +107,7 @@ describe('vocabulary and search files', () => {
 
   it('builds a bigram model where every unseen pair keeps a backoff', () => {
     const words = pronounceable(vocab, prons);
-    const arpa = buildBigramArpa(words, { focus: ['the red barn'], related: [] }, { lambda: 0.5, focusRepeat: 3, endProb: 0.2 });
+    const arpa = buildBigramArpa(words, { focus: ['the red barn'], related: [] }, { lambda: 0.5, focusRepeat: 3, endProb: 0.2, danglingEnd: 0.01 });
     expect(arpa).toMatch(/ngram 2=\d+/);
     expect(arpa).toMatch(/^-?\d+\.\d+ the red$/m);
     expect(arpa).toMatch(/^-?\d+\.\d+ red barn$/m);
@@ -116,10 +116,25 @@ describe('vocabulary and search files', () => {
     expect(arpa).toMatch(/^-?\d+\.\d+ blue 0\.0000$/m);
   });
 
+  it('makes ending on a dangling word rare, and lets frames go on instead of ending', () => {
+    const words = pronounceable(vocab, prons);
+    const opts = { lambda: 0.5, focusRepeat: 3, endProb: 0.2, danglingEnd: 0.01 };
+    // the frame "the" is the start of an answer, not a whole one; with no pairs after it: 0.2 x 0.01
+    const bare = buildBigramArpa(words, { focus: [], related: [] }, opts);
+    expect(bare).toMatch(/^-0\.2553 <s> the$/m);
+    expect(bare).toMatch(/^-2\.6990 the <\/s>$/m);
+    expect(bare).toMatch(/^-2\.6990 was <\/s>$/m);
+    // "the red barn" gives "the" pairs: 0.5 (backoff) x 0.2 x 0.01; the answer's own end stays likely
+    const arpa = buildBigramArpa(words, { focus: ['the red barn'], related: [] }, opts);
+    expect(arpa).toMatch(/^-3\.0000 the <\/s>$/m);
+    expect(arpa).toMatch(/^-0\.\d+ barn <\/s>$/m);
+    expect(arpa).not.toMatch(/ red <\/s>$/m);
+  });
+
   it('links the words of a same-meaning phrase in the bigram model', () => {
     const words = pronounceable(vocab, prons);
     const neighbours = { same: ['blue barn', 'dog'], broader: [], kin: [] };
-    const arpa = buildBigramArpa(words, { focus: [], related: [], neighbours }, { lambda: 0.5, focusRepeat: 3, endProb: 0.2 });
+    const arpa = buildBigramArpa(words, { focus: [], related: [], neighbours }, { lambda: 0.5, focusRepeat: 3, endProb: 0.2, danglingEnd: 0.01 });
     expect(arpa).toMatch(/^-?\d+\.\d+ blue barn$/m);
     expect(arpa).not.toMatch(/^-?\d+\.\d+ <s> dog$/m);
   });
