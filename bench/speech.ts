@@ -13,7 +13,7 @@
  *
  * Settings (environment): BENCH_LIMIT=n (first n cases), BENCH_VOICES=us140,f3-120 (subset),
  * BENCH_TUNING='{"wip":0.01}', BENCH_WEIGHTS='{"focus":20}' and BENCH_WARPS='{"candidates":[1]}'
- * (overrides), BENCH_NO_BASELINE=1,
+ * (overrides), BENCH_NO_BASELINE=1, BENCH_NO_NEIGHBOURS=1 (no answer neighbours in the context),
  * BENCH_AUDIO_DIR=dir (keep synthesized audio between runs), BENCH_DUMP=file (one JSON line per transcript).
  */
 import fs from 'node:fs';

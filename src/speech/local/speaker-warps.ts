@@ -29,7 +29,7 @@ export interface SpeakerWarpOptions {
 }
 
 /** Measured with bench/speech.ts (docs/speech.md). */
-export const DEFAULT_SPEAKER_WARPS: SpeakerWarpOptions = { candidates: [0.9, 1, 1.3], learnAnswers: 5, relearnEvery: 20, maxSpeakers: 1000 };
+export const DEFAULT_SPEAKER_WARPS: SpeakerWarpOptions = { candidates: [0.9, 1, 1.3, 1.5], learnAnswers: 5, relearnEvery: 20, maxSpeakers: 1000 };
 
 interface Profile {
   /** per candidate: the sum over learned answers of the decode's score per frame */
