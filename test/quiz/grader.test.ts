@@ -63,6 +63,12 @@ const table: Record<string, Row[]> = {
     ['What did the girl find?', 'a shell', 'a shelf', 'wrong'],
     ['What did the children make?', 'a snowman', 'a snow angel', 'wrong'],
     ['What did they build?', 'a sandcastle', 'a castle made of sand', 'correct'],
+    // the same sound spelt otherwise: one vowel sound, or three consonant sounds around the same vowel
+    ['What color was the sky?', 'blue', 'it was bloo', 'correct'],
+    ['What did Sam get?', 'new shoes', 'noo shoes', 'correct'],
+    ["What was the dinosaur's name?", 'Rex', 'wrecks', 'correct'],
+    ['Who flew the kite?', 'Kit', 'kite', 'wrong'],
+    ['What did Ana find?', 'a box', 'books', 'wrong'],
   ],
   synonyms: [
     ['Who did the duck ask for help?', 'his dad', 'his daddy', 'correct'],

@@ -58,22 +58,44 @@ export function relate(e: Token, u: Token, t: GradingThresholds): Relation {
 export function soundAlike(a: string, b: string, t: GradingThresholds, split = false, spelling = true): number {
   if (a === b) return 1;
   if (/\d/.test(a) || /\d/.test(b)) return 0;
-  if (L.areHomophones(a, b)) return 0.95;
+  if (L.areHomophones(a, b) || respell(a) === respell(b)) return 0.95;
   const jw = jaroWinkler(a, b);
   const ratio = levenshteinRatio(a, b);
   const short = Math.min(a.length, b.length) <= 4;
-  const sameVowel = firstVowel(a) === firstVowel(b);
+  const sameVowel = vowelSound(a) === vowelSound(b);
   const vowelOk = split || (short ? sameVowel : sameVowel || ratio >= t.sound_vowel_free_ratio);
   const key = phoneticKey(a);
   const keyOk = key.length >= (split ? 3 : 2) && key === phoneticKey(b);
-  if (keyOk && vowelOk && ratio >= (short ? t.sound_min_ratio_short : t.sound_min_ratio)) return Math.max(0.9, jw);
+  // three consonant sounds in the same order around the same vowel sound are the same word spelt
+  // another way, however different the letters ("wrecks" / "Rex")
+  const spellingScore = keyOk && sameVowel && key.length >= 3 ? 1 : ratio;
+  if (keyOk && vowelOk && spellingScore >= (short ? t.sound_min_ratio_short : t.sound_min_ratio)) return Math.max(0.9, jw);
   // pieces joined back must spell nearly the word ("snow angel" is not "snowman")
   if (spelling && !short && a[0] === b[0] && jw >= t.fuzzy_word && (!split || ratio >= t.sound_vowel_free_ratio)) return jw;
   return 0;
 }
 
-/** The first vowel group, a vowel "y" read as "i": "soap" -> "oa", "soup" -> "ou", "byke" -> "i". */
-const firstVowel = (w: string) => /[aeiou]+|(?<=[^aeiou])y/.exec(w)?.[0]?.replace('y', 'i');
+/** Vowel spellings of one sound ("bloo" / "blue" / "blew"); "ea" is left out, it is two sounds ("bread", "bead"). */
+const VOWEL_SPELLINGS: Record<string, string> = { oo: 'uu', ue: 'uu', ew: 'uu' };
+
+/**
+ * The sound of a word's first vowel, as far as spelling tells: its vowel group ("soap" -> "oa",
+ * "soup" -> "ou", a vowel "y" read as "i": "byke" -> "i"), one spelling per sound for the groups
+ * above, and a single vowel before consonant + final "e" is long ("jake" is not "jack").
+ */
+function vowelSound(w: string): string | undefined {
+  const m = /ew|[aeiou]+|(?<=[^aeiou])y/.exec(w);
+  if (!m) return undefined;
+  const v = m[0].replace('y', 'i');
+  if (VOWEL_SPELLINGS[v]) return VOWEL_SPELLINGS[v];
+  const rest = w.slice(m.index + m[0].length);
+  return v.length === 1 && /^[^aeiouy]e$/.test(rest) ? `${v}_e` : v;
+}
+
+/** The word with its first vowel written by its sound: "bloo", "blue" and "blew" -> "bluu". */
+function respell(w: string): string {
+  return w.replace(/ew|[aeiou]+/, (v) => VOWEL_SPELLINGS[v] ?? v);
+}
 
 /** Best way the user's answer says expected token `e`, or undefined. */
 export function bestMatch(e: Token, user: Analysis, t: GradingThresholds): WordMatch | undefined {
