@@ -71,6 +71,8 @@ export class SegmentEditor {
     const active = document.activeElement;
     const name = active && this.el.contains(active) ? active.getAttribute('aria-label') || active.textContent : null;
     this.draw();
+    // the forms survive a redraw (ownQuestionForm, noteForm): whoever is typing there keeps the caret
+    if (active && active.isConnected && this.el.contains(active)) return active.focus();
     if (!name) return;
     const same = [...this.el.querySelectorAll('button')].find((b) => (b.getAttribute('aria-label') || b.textContent) === name && !b.disabled);
     (same ?? this.el.querySelector('h2')).focus();
@@ -182,13 +184,21 @@ export class SegmentEditor {
     form.querySelector('textarea').focus();
   }
 
+  /**
+   * Made once and kept across redraws: a redraw (another expert's change reloaded, an AI version
+   * arriving) must not close the form or lose what the expert is typing.
+   */
   ownQuestionForm() {
+    if (this.ownForm) return this.ownForm;
+    const blank = { question_type: 'action', question: '', answer: '' };
     const details = h('details', {}, h('summary', { class: 'btn btn-small btn-secondary' }, 'Write my own question'));
-    details.append(
-      this.questionForm({ question_type: 'action', question: '', answer: '' }, 'Add question', async (v) => {
-        await this.commit([...this.seg.questions, { ...v, trashed: false, llm_ranking: null, expert_ranking: null }], 'Your question was added at the end: move it up to rank it.');
-      }),
-    );
+    const form = this.questionForm(blank, 'Add question', async (v) => {
+      await this.commit([...this.seg.questions, { ...v, trashed: false, llm_ranking: null, expert_ranking: null }], 'Your question was added at the end: move it up to rank it.');
+      for (const [name, value] of Object.entries(blank)) form.elements[name].value = value;
+      details.open = false;
+    });
+    details.append(form);
+    this.ownForm = details;
     return details;
   }
 
@@ -230,7 +240,9 @@ export class SegmentEditor {
     return form;
   }
 
+  /** Kept across redraws like the own-question form: an unsaved note is not thrown away. */
   noteForm() {
+    if (this.noteEl) return this.noteEl;
     const id = nextId('note');
     const form = h(
       'form',
@@ -251,6 +263,7 @@ export class SegmentEditor {
         }
       });
     });
+    this.noteEl = form;
     return form;
   }
 }

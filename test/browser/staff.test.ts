@@ -198,12 +198,16 @@ describe('staff pages in a browser', () => {
     const before = await items.count();
     await items.nth(before - 1).getByRole('button', { name: /^Trash/ }).click();
     await expect.poll(() => second.locator('.qlist li.trashed').count()).toBe(1);
-    await items.first().getByRole('button', { name: /^New AI version/ }).click();
-    await expect.poll(() => t.db.first<{ n: number }>(
-      "SELECT COUNT(*) AS n FROM review_questions WHERE video_id = ? AND start_seconds = 10 AND origin = 'regenerated'", [videoId])?.n).toBe(1);
+    // the expert starts writing an own question while the AI writes a new version: the redraw
+    // that brings the AI's question keeps the form open with what was typed
     await second.locator('summary', { hasText: 'Write my own question' }).click();
     const own = second.locator('details form');
     await own.getByLabel('Question').fill('Where does the fox take the berries?');
+    await items.first().getByRole('button', { name: /^New AI version/ }).click();
+    await expect.poll(() => t.db.first<{ n: number }>(
+      "SELECT COUNT(*) AS n FROM review_questions WHERE video_id = ? AND start_seconds = 10 AND origin = 'regenerated'", [videoId])?.n).toBe(1);
+    await expect.poll(() => second.locator('.msg').first().textContent()).toContain('The AI wrote a new question');
+    expect(await own.getByLabel('Question').inputValue()).toBe('Where does the fox take the berries?');
     await own.getByLabel(/Expected answer/).fill('home');
     await own.getByLabel('Type').selectOption('outcome');
     await own.getByRole('button', { name: 'Add question' }).click();
