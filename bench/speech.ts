@@ -2,8 +2,10 @@
  * `npm run bench:speech` (npx tsx bench/speech.ts): the local recognizer on synthetic children.
  *
  * espeak-ng speaks every child answer (`user`) of shared/data/grading-dev.jsonl in four voices
- * and speeds, the fourth with every frequency raised 25 % like a child's shorter vocal tract; the recognizer transcribes each with the question and expected answer as its
- * context. Printed: word accuracy, grade agreement (the grade of the transcript equals the
+ * and speeds, the fourth with every frequency raised 25 % like a child's shorter vocal tract, and
+ * flite in three voices built from recorded speech (a woman, a man, and the woman's voice raised
+ * 25 % the same way) as a cross-check; the recognizer transcribes each with the question and
+ * expected answer as its context. Printed: word accuracy, grade agreement (the grade of the transcript equals the
  * grade of the true text, both by the real grader), false-correct rates on wrong answers and on
  * silence / noise clips, and time per answer. The baseline, measured in the same run on the
  * first voice, is pocketsphinx with its own general English language model and no context.
@@ -16,6 +18,7 @@
  * (overrides), BENCH_NO_BASELINE=1, BENCH_NO_NEIGHBOURS=1 (no answer neighbours in the context),
  * BENCH_AUDIO_DIR=dir (keep synthesized audio between runs), BENCH_DUMP=file (one JSON line per transcript).
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,20 +40,30 @@ const MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 interface Case { id: string; question: string; expected: string; user: string; label: string }
 /**
  * `scale` multiplies every frequency of the synthesized voice (formants and pitch) and keeps its
- * duration: a shorter vocal tract, as a child's is next to the adult voices espeak-ng models
+ * duration: a shorter vocal tract, as a child's is next to the adult voices the synthesizers model
  * (children's formants are roughly 20-30 % higher than adults').
+ *
+ * Two synthesizers: espeak-ng (formant synthesis; the issue's benchmark and its 0.85 target) and,
+ * as a cross-check, flite's voices built from recorded human speech (CMU ARCTIC: `slt` a woman,
+ * `rms` a man; `kal16` diphones, `awb` a Scottish man). The gap between the two groups tells how
+ * much of the error is espeak-ng's synthetic sound rather than the recognizer.
  */
-interface Voice { name: string; voice: string; speed: number; pitch: number; scale?: number }
+interface Voice { name: string; engine: 'espeak-ng' | 'flite'; voice: string; speed?: number; pitch?: number; scale?: number }
 
 const VOICES: Voice[] = [
-  { name: 'us140', voice: 'en-us', speed: 140, pitch: 50 },
-  { name: 'm3-165', voice: 'en-us+m3', speed: 165, pitch: 40 },
-  { name: 'f3-120', voice: 'en-us+f3', speed: 120, pitch: 70 },
-  { name: 'f2-125', voice: 'en-us+f2', speed: 125, pitch: 55 },
-  { name: 'klatt-130', voice: 'en-us+klatt', speed: 130, pitch: 60 },
-  { name: 'child-us140', voice: 'en-us', speed: 140, pitch: 50, scale: 1.25 },
+  { name: 'us140', engine: 'espeak-ng', voice: 'en-us', speed: 140, pitch: 50 },
+  { name: 'm3-165', engine: 'espeak-ng', voice: 'en-us+m3', speed: 165, pitch: 40 },
+  { name: 'f3-120', engine: 'espeak-ng', voice: 'en-us+f3', speed: 120, pitch: 70 },
+  { name: 'f2-125', engine: 'espeak-ng', voice: 'en-us+f2', speed: 125, pitch: 55 },
+  { name: 'klatt-130', engine: 'espeak-ng', voice: 'en-us+klatt', speed: 130, pitch: 60 },
+  { name: 'child-us140', engine: 'espeak-ng', voice: 'en-us', speed: 140, pitch: 50, scale: 1.25 },
+  { name: 'flite-slt', engine: 'flite', voice: 'slt' },
+  { name: 'flite-rms', engine: 'flite', voice: 'rms' },
+  { name: 'flite-awb', engine: 'flite', voice: 'awb' },
+  { name: 'flite-kal16', engine: 'flite', voice: 'kal16' },
+  { name: 'flite-slt-child', engine: 'flite', voice: 'slt', scale: 1.25 },
 ];
-const DEFAULT_VOICES = ['us140', 'm3-165', 'f3-120', 'child-us140'];
+const DEFAULT_VOICES = ['us140', 'm3-165', 'f3-120', 'child-us140', 'flite-slt', 'flite-rms', 'flite-slt-child'];
 
 /** Sounds that are not an answer: each must be graded wrong for every question. */
 const NOISES: { name: string; lavfi?: string; reversed?: string }[] = [
@@ -68,7 +81,8 @@ const NOISES: { name: string; lavfi?: string; reversed?: string }[] = [
 
 const env = process.env;
 const limit = env.BENCH_LIMIT ? Number(env.BENCH_LIMIT) : Infinity;
-const voices = VOICES.filter((v) => (env.BENCH_VOICES?.split(',') ?? DEFAULT_VOICES).includes(v.name));
+const hasFlite = spawnSync('flite', ['-lv']).status === 0;
+const voices = VOICES.filter((v) => (env.BENCH_VOICES?.split(',') ?? DEFAULT_VOICES).includes(v.name) && (v.engine !== 'flite' || hasFlite));
 const tuning = { ...DEFAULT_TUNING, ...(env.BENCH_TUNING ? JSON.parse(env.BENCH_TUNING) : {}) };
 const weights = { ...DEFAULT_WEIGHTS, ...(env.BENCH_WEIGHTS ? JSON.parse(env.BENCH_WEIGHTS) : {}) };
 const speakerWarps = { ...DEFAULT_SPEAKER_WARPS, ...(env.BENCH_WARPS ? JSON.parse(env.BENCH_WARPS) : {}) };
@@ -140,8 +154,18 @@ async function main(): Promise<void> {
     console.log('\n| measure | local recognizer | target |');
     console.log('|---|---|---|');
     console.log(`| answers transcribed | ${total} (${spoken.length} x ${voices.length} voices) | |`);
+    console.log(`| grade agreement, all voices | ${fmt(agree / total)} | |`);
     console.log(`| word accuracy (1 - WER) | ${fmt(1 - wordErrors / words)} | |`);
-    console.log(`| grade agreement | ${fmt(agree / total)} | >= 0.85 |`);
+    for (const engine of ['espeak-ng', 'flite'] as const) {
+      const group = voices.filter((v) => v.engine === engine).map((v) => perVoice.get(v.name)!).filter(Boolean);
+      if (!group.length) continue;
+      const n = group.reduce((a, pv) => a + pv.n, 0);
+      const agreeing = group.reduce((a, pv) => a + pv.agree, 0);
+      console.log(engine === 'espeak-ng'
+        ? `| grade agreement, espeak-ng voices | ${fmt(agreeing / n)} | >= 0.85 |`
+        : `| grade agreement, flite voices (recorded speech, cross-check) | ${fmt(agreeing / n)} | |`);
+    }
+    if (!hasFlite) console.log('| (flite voices skipped: flite is not installed; apt-get install flite) | | |');
     console.log(`| false-correct, wrong answers | ${fmt(wrongFalseCorrect / Math.max(1, wrongTotal))} (${wrongFalseCorrect}/${wrongTotal}) | low |`);
     console.log(`| false-correct, silence and noise | ${fmt(noise.falseCorrect / noise.total)} (${noise.falseCorrect}/${noise.total}) | 0 |`);
     console.log(`| noise clips with any words | ${noise.withWords}/${noise.clips} | |`);
@@ -170,13 +194,14 @@ async function main(): Promise<void> {
 async function synthesize(dir: string, c: Case, v: Voice): Promise<string> {
   const out = path.join(dir, `${c.id}-${v.name}.wav`);
   if (fs.existsSync(out)) return out;
-  await runProcess('espeak-ng', ['-v', v.voice, '-s', String(v.speed), '-p', String(v.pitch), '-w', `${out}.tmp.wav`, c.user]);
-  // every frequency up by `scale`, same duration (espeak-ng writes 22,050 Hz)
+  if (v.engine === 'flite') await runProcess('flite', ['-voice', v.voice, '-t', c.user, '-o', `${out}.tmp.wav`]);
+  else await runProcess('espeak-ng', ['-v', v.voice, '-s', String(v.speed), '-p', String(v.pitch), '-w', `${out}.tmp.wav`, c.user]);
+  // every frequency up by `scale`, same duration (espeak-ng writes 22,050 Hz, flite 16,000 Hz)
   const scale = v.scale ? `asetrate=22050*${v.scale},aresample=22050,atempo=${1 / v.scale},` : '';
   // a little room noise and a pause either side, as a tablet microphone would record it
   await runProcess('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', `${out}.tmp.wav`,
     '-f', 'lavfi', '-i', 'anoisesrc=r=22050:a=0.002:c=pink',
-    '-filter_complex', `[0]${scale}adelay=400,apad=pad_dur=0.5[s];[s][1]amix=inputs=2:duration=first:normalize=0`,
+    '-filter_complex', `[0]aresample=22050,${scale}adelay=400,apad=pad_dur=0.5[s];[s][1]amix=inputs=2:duration=first:normalize=0`,
     '-ar', '16000', '-ac', '1', out]);
   fs.rmSync(`${out}.tmp.wav`, { force: true });
   return out;

@@ -1,12 +1,12 @@
 // `npm run bench`: every benchmark under bench/, one after another (each prints its own ratios).
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, SYSTEM_TOOLS, ensureDeps, ensureNode, ensureSystem, run } from './ensure.mjs';
+import { BENCH_TOOLS, ROOT, SYSTEM_TOOLS, ensureDeps, ensureNode, ensureSystem, run } from './ensure.mjs';
 
 ensureNode();
 ensureDeps();
-ensureSystem(SYSTEM_TOOLS, { required: true });
 const only = process.argv[2];
+ensureSystem(!only || only === 'speech' ? [...SYSTEM_TOOLS, ...BENCH_TOOLS] : SYSTEM_TOOLS, { required: true });
 const files = fs.readdirSync(path.join(ROOT, 'bench')).filter((f) => f.endsWith('.ts') && (!only || f === `${only}.ts`)).sort();
 let failed = 0;
 for (const f of files) {

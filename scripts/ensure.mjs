@@ -17,6 +17,8 @@ export const SYSTEM_TOOLS = [
   { bin: 'pocketsphinx_batch', pkg: 'pocketsphinx', need: 'offline speech recognition' },
   { bin: null, file: '/usr/share/pocketsphinx/model/en-us/en-us', pkg: 'pocketsphinx-en-us', need: 'offline speech recognition (English model)' },
 ];
+/** the speech benchmark's cross-check voices, built from recorded speech (bench/speech.ts) */
+export const BENCH_TOOLS = [{ bin: 'flite', pkg: 'flite', need: 'speech benchmark: voices built from recorded speech' }];
 export const TEST_TOOLS = [{ bin: 'chromium', pkg: 'chromium', need: 'browser tests' }, { bin: 'sox', pkg: 'sox', need: 'test audio' }];
 
 const log = (msg) => process.stdout.write(`[setup] ${msg}\n`);
