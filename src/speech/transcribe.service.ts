@@ -30,7 +30,7 @@ export interface Upload {
  */
 export class TranscribeService {
   private readonly openai?: OpenAI;
-  /** local recognitions start ffmpeg + one pocketsphinx run each (one per warp candidate, four, while a speaker's warp is learned): bounded across all requests */
+  /** local recognitions start ffmpeg + one pocketsphinx run each (three, the chosen warp and its neighbours, while a speaker's warp is learned): bounded across all requests */
   private readonly localJobs: Limiter;
   readonly provider: TranscribeProviderName;
 

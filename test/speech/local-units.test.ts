@@ -8,6 +8,7 @@ import { parseDictionary } from '../../src/speech/local/pronouncer.js';
 import { measureLevels, isSilentOrSteady, readPcm16, toRecognizerPcmArgs, trimToSpeech, withNoiseFloor } from '../../src/speech/local/audio.js';
 import { DEFAULT_TUNING, parseHypotheses, parseHypothesis, pocketsphinxArgs } from '../../src/speech/local/pocketsphinx.js';
 import { SpeakerWarps } from '../../src/speech/local/speaker-warps.js';
+import { decodeToKeep } from '../../src/speech/local/recognizer.js';
 
 
 
@@ -229,39 +230,53 @@ describe('pocketsphinx', () => {
 });
 
 describe('SpeakerWarps', () => {
-  const options = { candidates: [0.9, 1, 1.3], learnAnswers: 3, relearnEvery: 4, maxSpeakers: 2 };
+  const options = { candidates: [0.9, 1, 1.3, 1.6, 1.9], learnAnswers: 3, relearnEvery: 4, maxSpeakers: 2 };
 
-  it('decodes a new speaker at every warp, then settles on the one that scored best per frame', () => {
+  it('climbs the ladder from 1 by the scores per frame of neighbouring warps, then settles', () => {
     const w = new SpeakerWarps(options);
     expect(w.warpsFor(undefined)).toEqual([1]);
     expect(w.warpsFor('child:a')).toEqual([0.9, 1, 1.3]);
-    expect(w.learn('child:a', [-30, -29, -26])).toBe(1.3);
-    expect(w.learn('child:a', [-25, -27, -28])).toBe(1.3); // sums -55, -56, -54
-    expect(w.warpsFor('child:a')).toEqual([0.9, 1, 1.3]);
-    expect(w.learn('child:a', [-20, -24, -25])).toBe(0.9); // sums -75, -80, -79
-    expect(w.warpsFor('child:a')).toEqual([0.9]);
-    expect(w.chosen('child:a')).toBe(0.9);
-    // every 4th answer after that is decoded at every warp again, and can change the choice
-    expect([w.warpsFor('child:a'), w.warpsFor('child:a')]).toEqual([[0.9], [0.9]]);
-    expect(w.warpsFor('child:a')).toEqual([0.9, 1, 1.3]);
-    expect(w.learn('child:a', [-30, -20, -10])).toBe(1.3); // sums -105, -100, -89
+    expect(w.learn('child:a', [0.9, 1, 1.3], [-30, -29, -26])).toBe(1.3); // 1.3 beat 1
+    expect(w.warpsFor('child:a')).toEqual([1, 1.3, 1.6]);
+    expect(w.learn('child:a', [1, 1.3, 1.6], [-28, -27, -25])).toBe(1.6); // 1 -> 1.3: +4 in all; 1.3 -> 1.6: +2
+    expect(w.warpsFor('child:a')).toEqual([1.3, 1.6, 1.9]);
+    expect(w.learn('child:a', [1.3, 1.6, 1.9], [-24, -26, -27])).toBe(1.3); // 1.3 -> 1.6: +2 - 2 = 0, not better
+    // settled: one decode per answer
     expect(w.warpsFor('child:a')).toEqual([1.3]);
-    // another speaker learns on its own
+    expect(w.chosen('child:a')).toBe(1.3);
+    // every 4th answer after that is decoded at the chosen warp and its neighbours again, and can change the choice
+    expect([w.warpsFor('child:a'), w.warpsFor('child:a')]).toEqual([[1.3], [1.3]]);
+    expect(w.warpsFor('child:a')).toEqual([1, 1.3, 1.6]);
+    expect(w.learn('child:a', [1, 1.3, 1.6], [-30, -29, -20])).toBe(1.6); // 1.3 -> 1.6 now +9 in all; 1.6 -> 1.9 was -1
+    expect(w.warpsFor('child:a')).toEqual([1.6]);
+    // another speaker learns on its own, and can go down
     expect(w.chosen('child:b')).toBe(1);
     expect(w.warpsFor('child:b')).toEqual([0.9, 1, 1.3]);
+    expect(w.learn('child:b', [0.9, 1, 1.3], [-20, -24, -25])).toBe(0.9);
+    expect(w.warpsFor('child:b')).toEqual([0.9, 1]);
+  });
+
+  it("keeps the chosen warp's decode, or the best decoded when the choice moved past them", () => {
+    expect(decodeToKeep([0.9, 1, 1.3], [-30, -29, -26], 1)).toBe(1);
+    expect(decodeToKeep([0.9, 1, 1.3], [-30, -29, -26], 1.3)).toBe(2);
+    expect(decodeToKeep([1, 1.3, 1.6], [-28, -25, -27], 1.9)).toBe(1);
   });
 
   it('keeps 1 on a tie or a bad score list, and forgets the least recently heard speaker', () => {
     const w = new SpeakerWarps(options);
-    expect(w.learn('a', [-10, -10, -10])).toBe(1);
-    expect(w.learn('a', [Number.NaN, -1, -1])).toBe(1);
-    expect(w.learn('a', [-1, -1])).toBe(1);
-    w.learn('b', [-1, -2, -3]);
+    expect(w.learn('a', [0.9, 1, 1.3], [-10, -10, -10])).toBe(1);
+    expect(w.learn('a', [0.9, 1, 1.3], [Number.NaN, -1, -1])).toBe(1);
+    expect(w.learn('a', [0.9, 1, 1.3], [-1, -1])).toBe(1);
+    expect(w.learn('a', [0.9, 1.3], [-2, -1])).toBe(1); // not neighbours on the ladder
+    expect(w.learn('a', [1.2, 1.3], [-2, -1])).toBe(1); // not on the ladder
+    expect(w.learn('a', [1], [-1])).toBe(1);
+    w.learn('b', [0.9, 1, 1.3], [-1, -2, -3]);
     w.warpsFor('a'); // heard again: 'b' is now the oldest
-    w.learn('c', [-3, -2, -1]);
+    w.learn('c', [0.9, 1, 1.3], [-3, -2, -1]);
     expect(w.size).toBe(2);
     expect(w.chosen('b')).toBe(1);
     expect(w.chosen('c')).toBe(1.3);
     expect(() => new SpeakerWarps({ ...options, candidates: [0.9, 1.3] })).toThrow(/include 1/);
+    expect(() => new SpeakerWarps({ ...options, candidates: [1, 0.9, 1.3] })).toThrow(/ascending/);
   });
 });

@@ -134,11 +134,22 @@ export class LocalRecognizer {
       const [hyp] = parseHypotheses(await fs.readFile(files.hyp, 'utf8'), await fs.readFile(files.hypseg, 'utf8'));
       decoded.push(hyp ?? { utterance: 'speech', words: [], score: 0, frames: 0 });
     }
-    let warp = warps[0]!;
+    const perFrame = decoded.map((h) => h.score / Math.max(1, h.frames));
+    let pick = speaker === undefined ? 0 : Math.max(0, warps.indexOf(this.warps.chosen(speaker)));
     if (speaker !== undefined && warps.length > 1 && decoded.some((h) => h.words.length > 0 && h.frames > 0)) {
-      warp = this.warps.learn(speaker, decoded.map((h) => h.score / Math.max(1, h.frames)));
+      pick = decodeToKeep(warps, perFrame, this.warps.learn(speaker, warps, perFrame));
     }
-    const best = decoded[warps.indexOf(warp)] ?? decoded[0]!;
-    return { text: best.words.join(' '), noSpeech: false, levels, vocabularySize: words.length, decodeMs: Date.now() - started, warp, decodes: warps.length };
+    const best = decoded[pick]!;
+    return { text: best.words.join(' '), noSpeech: false, levels, vocabularySize: words.length, decodeMs: Date.now() - started, warp: warps[pick]!, decodes: warps.length };
   }
+}
+
+/**
+ * Which of an answer's decodes gives the transcript: the one at the speaker's chosen warp, or,
+ * when the choice moved past the warps decoded for this answer, the best of those per frame.
+ */
+export function decodeToKeep(warps: readonly number[], perFrame: readonly number[], chosen: number): number {
+  const at = warps.indexOf(chosen);
+  if (at >= 0) return at;
+  return perFrame.reduce((best, s, i) => (s > perFrame[best]! ? i : best), 0);
 }
