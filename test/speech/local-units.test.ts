@@ -254,6 +254,8 @@ describe('SpeakerWarps', () => {
     expect(w.warpsFor('child:b')).toEqual([0.9, 1, 1.3]);
     expect(w.learn('child:b', [0.9, 1, 1.3], [-20, -24, -25])).toBe(0.9);
     expect(w.warpsFor('child:b')).toEqual([0.9, 1]);
+    // both neighbours better than 1: towards the better one, not up first
+    expect(w.learn('child:c', [0.9, 1, 1.3], [-25.6, -27.5, -27.3])).toBe(0.9);
   });
 
   it("keeps the chosen warp's decode, or the best decoded when the choice moved past them", () => {

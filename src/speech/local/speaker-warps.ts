@@ -9,8 +9,8 @@ import { RecentMap } from '../../recent-map.js';
  * speaker climbs it: the first answers are decoded at the chosen warp and its two neighbours on
  * the ladder, and the decoder's own scores per frame tell which way fits better (maximum
  * likelihood, no labels needed). For every pair of neighbouring warps the score differences are
- * summed over the answers decoded at both; the choice starts at 1 and moves up while the next
- * warp up scored better, else down while the next one down did. A new speaker thus costs three
+ * summed over the answers decoded at both; the choice starts at 1 and moves one rung at a time
+ * towards the neighbour that scored better, while one did. A new speaker thus costs three
  * decodes per answer, not one per warp. After `learnAnswers` answers only the chosen warp is
  * decoded, except every `relearnEvery`-th answer, which is decoded at the chosen warp and its
  * neighbours again, so a choice made on a few poor first recordings (a noisy room, a television)
@@ -99,11 +99,17 @@ export class SpeakerWarps {
     return this.profiles.size;
   }
 
-  /** From 1, up the ladder while the next warp up fitted better, else down while the next one down did. */
+  /**
+   * From 1, one rung at a time towards the neighbour that fitted better, while one did. (It
+   * cannot turn back: a step up needs the pair's sum above 0, the step back down below 0.)
+   */
   private climb(p: Profile): number {
     let i = this.one;
-    while (i + 1 < this.o.candidates.length && p.steps[i]! > 0) i++;
-    if (i === this.one) while (i > 0 && p.steps[i - 1]! < 0) i--;
-    return i;
+    for (;;) {
+      const up = i + 1 < this.o.candidates.length ? p.steps[i]! : -Infinity;
+      const down = i > 0 ? -p.steps[i - 1]! : -Infinity;
+      if (Math.max(up, down) <= 0) return i;
+      i += up >= down ? 1 : -1;
+    }
   }
 }
