@@ -87,6 +87,12 @@ export function buildSandboxCommand(input: SandboxCommandInput): SandboxCommand 
     '--ro-bind',
     input.codeDir,
     CODE_MOUNT,
+    // bwrap's root and /dev are writable tmpfs without a size cap: freeze them once set up
+    // (device nodes such as /dev/null stay writable on a read-only mount)
+    '--remount-ro',
+    '/dev',
+    '--remount-ro',
+    '/',
     '--chdir',
     '/tmp',
     '--',
