@@ -55,8 +55,8 @@ describe('PistonRunner.run', () => {
     const js = await piston.run({ language: 'javascript', code: 'console.error("e"); process.exit(4)', stdin: '', limits: { wallMs: 1500 } });
     expect(js).toMatchObject({ stdout: '', stderr: 'e\n', exitCode: 4 });
     expect(fake.requests).toEqual([
-      { language: 'python', version: '3.x', files: [{ name: 'main.py', content: 'print(int(input()) * 2)' }], stdin: '21\n', run_timeout: 5000, run_memory_limit: 160 * 1024 * 1024 },
-      { language: 'javascript', version: '*', files: [{ name: 'main.js', content: 'console.error("e"); process.exit(4)' }], stdin: '', run_timeout: 1500, run_memory_limit: 160 * 1024 * 1024 },
+      { language: 'python', version: '3.x', files: [{ name: 'main.py', content: 'print(int(input()) * 2)' }], stdin: '21\n', run_timeout: 5000, run_cpu_time: 1000, run_memory_limit: 160 * 1024 * 1024 },
+      { language: 'javascript', version: '*', files: [{ name: 'main.js', content: 'console.error("e"); process.exit(4)' }], stdin: '', run_timeout: 1500, run_cpu_time: 1000, run_memory_limit: 160 * 1024 * 1024 },
     ]);
   });
 
