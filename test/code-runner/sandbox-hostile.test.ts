@@ -174,6 +174,12 @@ print(json.dumps(out))`;
     expect(out['big']).toBe('ERR 27'); // EFBIG: RLIMIT_FSIZE (1 MiB)
     expect(out['fill']).toBe('ERR 28'); // ENOSPC: the 2 MiB tmpfs is full
     expect(out['filled']).toBeLessThan(3);
+    const js = `const fs = require("fs"); const out = {};
+for (const p of ${JSON.stringify(targets)}) { try { fs.writeFileSync(p, "escaped"); out[p] = "written"; } catch (e) { out[p] = "ERR " + e.code; } }
+console.log(JSON.stringify(out));`;
+    const jsOut = JSON.parse((await hostile('javascript', js)).result.stdout) as Record<string, string>;
+    for (const t of targets.slice(0, 5)) expect(jsOut[t], t).toMatch(/^ERR (EROFS|EACCES|ENOENT)$/);
+    expect(jsOut[targets[5]!]).toBe('written'); // into the sandbox's own /tmp
     for (const t of targets) expect(fs.existsSync(t), t).toBe(false);
     expect(fs.readdirSync(app.dataDir).sort()).toEqual(dataBefore);
   });
@@ -275,6 +281,17 @@ print("children started", flush=True)
 time.sleep(120)`;
     const { result, uid, runner } = await hostile('python', code);
     expect(result).toMatchObject({ timedOut: true, stdout: 'children started\n' });
+    await expectCleanAfter(runner, uid);
+  });
+
+  it.concurrent('JavaScript ignoring SIGTERM with detached children is killed with all of them', async ({ expect }) => {
+    const code = `process.on("SIGTERM", () => console.log("ignored"));
+const cp = require("child_process");
+for (let i = 0; i < 3; i++) cp.spawn("/usr/bin/sleep", ["120"], { detached: true, stdio: "ignore" }).unref();
+console.log("children started");
+setInterval(() => {}, 1000);`;
+    const { result, uid, runner } = await hostile('javascript', code);
+    expect(result).toMatchObject({ timedOut: true, signal: 'SIGKILL', stdout: 'children started\n' });
     await expectCleanAfter(runner, uid);
   });
 
