@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startTempApp, type TempApp } from '../helpers/temp-app.js';
 import { HostileKit, TEST_LIMITS } from './sandbox-helpers.js';
 

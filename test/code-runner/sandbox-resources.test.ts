@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startTempApp, type TempApp } from '../helpers/temp-app.js';
 import type { RunResult } from '../../src/code-runner/types.js';
 import { HOSTILE_WALL_MS, HostileKit, TEST_LIMITS, isRoot, processesOf } from './sandbox-helpers.js';
