@@ -102,6 +102,38 @@ export const configSchema = z.object({
   YTDLP_PATH: z.string().default('yt-dlp'),
   FFMPEG_PATH: z.string().default('ffmpeg'),
   FFPROBE_PATH: z.string().default('ffprobe'),
+
+  // Code quiz: where children's code runs (src/code-runner/, docs/code-quiz.md "The sandbox")
+  /** sandbox = bubblewrap on this machine; piston = a self-hosted Piston pool at PISTON_URL */
+  CODE_RUNNER: z.enum(['sandbox', 'piston']).default('sandbox'),
+  PISTON_URL: optionalUrl,
+  /** Piston runtime version selectors (semver; "*" = whatever the pool has installed) */
+  PISTON_PYTHON_VERSION: z.string().min(1).default('*'),
+  PISTON_JAVASCRIPT_VERSION: z.string().min(1).default('*'),
+  /** the bubblewrap program; a bare name is looked up in /usr/local/bin, /usr/bin, /bin */
+  BWRAP_PATH: z.string().default('bwrap'),
+  CODE_PYTHON_PATH: z.string().default('/usr/bin/python3'),
+  /** empty = the node running this service (process.execPath) */
+  CODE_NODE_PATH: optionalString,
+  /** wall-clock limit of one run (one test case), enforced by the harness */
+  CODE_WALL_MS: int(3000, 100, 60_000),
+  CODE_CPU_SECONDS: int(2, 1, 60),
+  CODE_DATA_MB: int(256, 32, 4096),
+  /** processes and threads of one run (Node needs about 12 to start) */
+  CODE_PROCESSES: int(32, 12, 1024),
+  CODE_FILE_BYTES: int(1024 * 1024, 0, 1024 * 1024 * 1024),
+  /** captured bytes per stream (stdout, stderr); past it the run is killed */
+  CODE_OUTPUT_BYTES: int(64 * 1024, 1024, 16 * 1024 * 1024),
+  /** size of the sandbox's writable /tmp (memory-backed) */
+  CODE_TMPFS_MB: int(16, 1, 1024),
+  /** V8 heap cap of a JavaScript run (--max-old-space-size) */
+  CODE_NODE_HEAP_MB: int(64, 16, 1024),
+  /** runs at once; 0 = the number of CPUs */
+  CODE_CONCURRENCY: int(0, 0, 256),
+  /** runs that may wait for a slot; more are refused with 429 runner_busy */
+  CODE_QUEUE: int(16, 0, 10_000),
+  /** unprivileged user and group id the code runs as when the service runs as root */
+  CODE_SANDBOX_UID: int(65534, 1, 4_294_967_294),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;
