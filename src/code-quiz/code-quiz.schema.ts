@@ -64,7 +64,8 @@ export const problemBody = z
     prompt: name(CODE_LIMITS.prompt, 'prompt'),
     language: languageSchema,
     starter_code: text(CODE_LIMITS.code, 'starter_code').default(''),
-    solution: name(CODE_LIMITS.code, 'solution'),
+    // code is kept exactly as written (no trimming: indentation and line numbers matter)
+    solution: text(CODE_LIMITS.code, 'solution').refine((s) => s.trim() !== '', 'solution must not be empty'),
     tests: z
       .array(problemTestSchema)
       .min(1, 'a problem needs at least one test')
