@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import { assertChildAccess } from '../accounts/access.js';
+import { ChildrenRepository } from '../accounts/children.repository.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { assertOwnClass } from './access.js';
 import { ClassesRepository, type CodeClass } from './classes.repository.js';
@@ -40,7 +41,15 @@ export function registerClassRoutes(ctx: AppContext): void {
       tags: ['Code quiz'],
       access: ['expert', 'admin'],
     },
-    ({ auth }) => ({ success: true, classes: classes.list(auth.role === 'expert' ? auth.expertId : undefined).map(view) }),
+    ({ auth }) => ({
+      success: true,
+      classes: classes.list(auth.role === 'expert' ? auth.expertId : undefined).map(view),
+      // the children the expert may enrol (the admin enrols through the class's own expert's list)
+      my_children:
+        auth.role === 'expert'
+          ? new ChildrenRepository(db).list({ expertId: auth.expertId, includeInactive: false }).map((c) => ({ child_id: c.child_id, first_name: c.first_name, last_name: c.last_name }))
+          : [],
+    }),
   );
 
   api.route(

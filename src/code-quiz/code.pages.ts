@@ -32,7 +32,7 @@ export function registerCodePages(ctx: AppContext): void {
     render(res, 'code/kids-code', {
       title: work.problem.title,
       back: auth.role === 'child' ? '/kids/code' : `/expert/code/classes/${work.cls.class_id}`,
-      data: { 'problem-id': String(work.problem.problem_id), preview: auth.role === 'child' ? '0' : '1' },
+      data: { 'problem-id': String(work.problem.problem_id), 'child-id': work.caller.childId ?? '', preview: auth.role === 'child' ? '0' : '1' },
     });
   });
 
