@@ -169,3 +169,19 @@ describe('what the class did (expert JSON)', () => {
     expect((await admin.get(`/api/expert/classes/${classId}/runs`)).status).toBe(200);
   });
 });
+
+describe("the child's report", () => {
+  it('gains the code problems solved and the hints used', async () => {
+    await child.post('/run').send({ code: COUNT_PY.solution, language: 'python', testCases: [], problemId });
+    const res = await child.get(`/api/learners/children/${fam.child.child_id}/report`);
+    expect(res.status).toBe(200);
+    const hints = t.db.first<{ n: number }>('SELECT count(*) AS n FROM suggestion_events WHERE child_id = ?', [fam.child.child_id])!.n;
+    const runs = t.db.first<{ n: number }>('SELECT count(*) AS n FROM runs WHERE child_id = ?', [fam.child.child_id])!.n;
+    expect(hints).toBeGreaterThan(0);
+    expect(res.body.code).toMatchObject({ problems: 1, solved: 1, hints_used: hints, runs });
+    expect(res.body.code.by_problem).toEqual([expect.objectContaining({ problem_id: problemId, title: 'Count up', solved: true, hints_used: hints })]);
+    // the expert's overview carries it too
+    const overview = await expert.get(`/api/expert/report?child_id=${fam.child.child_id}`);
+    expect(overview.body.children[0].code).toMatchObject({ solved: 1, hints_used: hints });
+  });
+});
