@@ -16,6 +16,10 @@ export const SYSTEM_TOOLS = [
   { bin: 'espeak-ng', pkg: 'espeak-ng', need: 'offline companion voices' },
   { bin: 'pocketsphinx_batch', pkg: 'pocketsphinx', need: 'offline speech recognition' },
   { bin: null, file: '/usr/share/pocketsphinx/model/en-us/en-us', pkg: 'pocketsphinx-en-us', need: 'offline speech recognition (English model)' },
+  { bin: 'bwrap', pkg: 'bubblewrap', need: "code quiz: the sandbox children's code runs in" },
+  { bin: null, file: '/usr/bin/python3', pkg: 'python3', need: 'code quiz: Python problems (run inside the sandbox)' },
+  { bin: 'setpriv', pkg: 'util-linux', need: 'code quiz: sandboxed code runs as an unprivileged user' },
+  { bin: 'prlimit', pkg: 'util-linux', need: 'code quiz: resource limits inside the sandbox' },
 ];
 /** the speech benchmark's cross-check voices, built from recorded speech (bench/speech.ts) */
 export const BENCH_TOOLS = [{ bin: 'flite', pkg: 'flite', need: 'speech benchmark: voices built from recorded speech' }];

@@ -67,6 +67,7 @@ export class PistonRunner implements CodeRunner {
       files: [{ name: ENTRY_FILE[req.language], content: req.code }],
       stdin: req.stdin,
       run_timeout: limits.wallMs,
+      run_cpu_time: limits.cpuSeconds * 1000,
       run_memory_limit: limits.dataBytes,
     };
     try {

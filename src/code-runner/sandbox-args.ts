@@ -75,7 +75,7 @@ export function buildSandboxCommand(input: SandboxCommandInput): SandboxCommand 
     '--symlink',
     'usr/lib64',
     '/lib64',
-    ...extraInterpreterBinds(input.language === 'python' ? input.pythonPath : input.nodePath),
+    ...(input.argv ? [] : extraInterpreterBinds(input.language === 'python' ? input.pythonPath : input.nodePath)),
     // a minimal /dev (null, zero, urandom, tty): Node and Python read urandom at start
     '--dev',
     '/dev',
@@ -87,6 +87,12 @@ export function buildSandboxCommand(input: SandboxCommandInput): SandboxCommand 
     '--ro-bind',
     input.codeDir,
     CODE_MOUNT,
+    // bwrap's root and /dev are writable tmpfs without a size cap: freeze them once set up
+    // (device nodes such as /dev/null stay writable on a read-only mount)
+    '--remount-ro',
+    '/dev',
+    '--remount-ro',
+    '/',
     '--chdir',
     '/tmp',
     '--',
@@ -110,13 +116,12 @@ export function buildSandboxCommand(input: SandboxCommandInput): SandboxCommand 
 }
 
 /**
- * An interpreter outside /usr (e.g. node from a tarball in /opt/node/bin/node) needs its own
- * install prefix bound read-only at the same path; one under /usr is already visible.
+ * An interpreter outside /usr (e.g. node from a tarball in /opt/node/bin/node) is bound alone,
+ * read-only at its own path: binding its folder could expose whatever else lives there (a home
+ * directory, the service itself). Node's binary needs nothing but the libraries in /usr/lib.
  */
 export function extraInterpreterBinds(interpreterPath: string): string[] {
   const resolved = path.resolve(interpreterPath);
   if (resolved.startsWith('/usr/')) return [];
-  const prefix = path.dirname(path.dirname(resolved));
-  if (prefix === '/' || prefix === '') return ['--ro-bind', path.dirname(resolved), path.dirname(resolved)];
-  return ['--ro-bind', prefix, prefix];
+  return ['--ro-bind', resolved, resolved];
 }
