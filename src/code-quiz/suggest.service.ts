@@ -38,6 +38,11 @@ export interface SuggestInput {
 
 /** Shown choices: the right line and two wrong ones. */
 const WRONG_CHOICES = 2;
+/**
+ * A child is waiting for the hint: the model gets this long in total (retries included), then the
+ * offline hint is used. AI_TIMEOUT_MS (60 s by default) is sized for question generation.
+ */
+export const AI_HINT_BUDGET_MS = 8000;
 
 export function offlineSuggestion({ problem, code, cursorLine }: SuggestInput): Suggestion & { lineIndex: number | null; spare: string[] } {
   const step = nextStep(problem.solution, code, cursorLine, problem.language);
@@ -78,7 +83,7 @@ export async function aiSuggestion(input: SuggestInput, deps: AiDeps): Promise<S
       hintPrompt({ language: problem.language, title: problem.title, prompt: problem.prompt, solution: problem.solution, code: input.code, cursorLine: input.cursorLine, nextLine: offline.suggestion }),
       hintReplySchema,
       500,
-      { signal: deps.signal },
+      { signal: deps.signal ? AbortSignal.any([deps.signal, AbortSignal.timeout(AI_HINT_BUDGET_MS)]) : AbortSignal.timeout(AI_HINT_BUDGET_MS) },
     );
   } catch (err) {
     deps.logger.warn({ err, provider: deps.llm.name }, 'AI hint failed; the offline hint is used');
