@@ -4,6 +4,7 @@ import { createCodeRunner } from '../code-runner/index.js';
 import { registerActivityRoutes } from './activity.routes.js';
 import { registerClassRoutes } from './classes.routes.js';
 import { registerCodePages } from './code.pages.js';
+import { registerDemoClass } from './demo.js';
 import { registerProblemRoutes } from './problems.routes.js';
 import { registerWorkRoutes } from './work.routes.js';
 
@@ -21,4 +22,5 @@ export function registerCodeQuiz(ctx: AppContext): void {
   registerWorkRoutes(ctx, { runner, providers, perMinute: ctx.config.CODE_CALLS_PER_MINUTE });
   registerActivityRoutes(ctx);
   registerCodePages(ctx);
+  registerDemoClass(ctx, runner);
 }

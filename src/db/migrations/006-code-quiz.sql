@@ -98,3 +98,10 @@ CREATE TABLE runs (
 );
 CREATE INDEX runs_class ON runs(class_id, created_at);
 CREATE INDEX runs_child ON runs(child_id, problem_id);
+
+-- Set once the demo class (DEMO_SEED) was created, so deleting it does not bring it back.
+CREATE TABLE code_quiz_demo (
+  id          INTEGER PRIMARY KEY CHECK (id = 1),
+  class_id    INTEGER,
+  created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
