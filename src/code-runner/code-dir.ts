@@ -17,8 +17,15 @@ export class CodeDirs {
   constructor(private readonly sandboxUid: number | null) {}
 
   async create(language: Language, code: string): Promise<string> {
-    const root = this.ensureRoot();
-    const dir = await fs.promises.mkdtemp(path.join(root, 'run-'));
+    let dir: string;
+    try {
+      dir = await fs.promises.mkdtemp(path.join(this.ensureRoot(), 'run-'));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      // a tmp cleaner removed the parent while the service ran: make a new one
+      this.root = undefined;
+      dir = await fs.promises.mkdtemp(path.join(this.ensureRoot(), 'run-'));
+    }
     await fs.promises.chmod(dir, 0o755);
     // 'wx': never write through something that already exists at that name
     await fs.promises.writeFile(path.join(dir, ENTRY_FILE[language]), code, { mode: 0o644, flag: 'wx' });

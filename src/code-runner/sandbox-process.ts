@@ -42,8 +42,11 @@ export function runSandboxed(
     let aborted = false;
     let settled = false;
 
+    let exited = false;
+    child.once('exit', () => (exited = true));
     const killGroup = () => {
-      if (!child.pid) return;
+      // once bwrap is reaped its pid (and group id) may belong to someone else
+      if (!child.pid || exited) return;
       try {
         process.kill(-child.pid, 'SIGKILL');
       } catch {

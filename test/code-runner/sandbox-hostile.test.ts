@@ -174,29 +174,42 @@ print(json.dumps(out))`;
     expect(out['big']).toBe('ERR 27'); // EFBIG: RLIMIT_FSIZE (1 MiB)
     expect(out['fill']).toBe('ERR 28'); // ENOSPC: the 2 MiB tmpfs is full
     expect(out['filled']).toBeLessThan(3);
+    const js = `const fs = require("fs"); const out = {};
+for (const p of ${JSON.stringify(targets)}) { try { fs.writeFileSync(p, "escaped"); out[p] = "written"; } catch (e) { out[p] = "ERR " + e.code; } }
+console.log(JSON.stringify(out));`;
+    const jsOut = JSON.parse((await hostile('javascript', js)).result.stdout) as Record<string, string>;
+    for (const t of targets.slice(0, 5)) expect(jsOut[t], t).toMatch(/^ERR (EROFS|EACCES|ENOENT)$/);
+    expect(jsOut[targets[5]!]).toBe('written'); // into the sandbox's own /tmp
     for (const t of targets) expect(fs.existsSync(t), t).toBe(false);
     expect(fs.readdirSync(app.dataDir).sort()).toEqual(dataBefore);
   });
 });
 
 describe('sandbox: resources', () => {
-  it.concurrent('a fork bomb stops at the process limit and leaves nothing behind', async ({ expect }) => {
+  it.concurrent('a fork bomb stops at the process limit, does not starve other runs of the same user, and leaves nothing behind', async ({ expect }) => {
     const { runner, uid } = newRunner();
     let peak = 0;
     let done = false;
+    let neighbour: Promise<RunResult> | undefined;
     const run = runner
       .run({ language: 'python', code: 'import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass', stdin: '', limits: { wallMs: HOSTILE_WALL_MS } })
       .finally(() => (done = true));
     while (!done) {
       peak = Math.max(peak, processesOf(uid).length);
+      // RLIMIT_NPROC is counted per sandbox (each has its own user namespace), so a Node run
+      // (about 12 threads) next to the bomb, as the same uid, still starts
+      if (peak > 4 && !neighbour) neighbour = runner.run({ language: 'javascript', code: 'console.log("alive")', stdin: '' });
       await new Promise((r) => setTimeout(r, 20));
     }
     const result = await run;
     expect(result.timedOut).toBe(true);
+    expect(neighbour).toBeDefined();
+    expect(await neighbour).toMatchObject({ stdout: 'alive\n', exitCode: 0 });
     if (isRoot) {
-      // 32 processes inside the box (RLIMIT_NPROC) plus bwrap outside it
+      // 32 processes inside the box (RLIMIT_NPROC) plus bwrap outside it, plus the neighbour's
+      // three (bwrap outside, bwrap inside, node)
       expect(peak).toBeGreaterThan(4);
-      expect(peak).toBeLessThanOrEqual(Number(app.config.CODE_PROCESSES) + 2);
+      expect(peak).toBeLessThanOrEqual(Number(app.config.CODE_PROCESSES) + 2 + 3);
     }
     await expectCleanAfter(runner, uid);
   });
@@ -268,6 +281,17 @@ print("children started", flush=True)
 time.sleep(120)`;
     const { result, uid, runner } = await hostile('python', code);
     expect(result).toMatchObject({ timedOut: true, stdout: 'children started\n' });
+    await expectCleanAfter(runner, uid);
+  });
+
+  it.concurrent('JavaScript ignoring SIGTERM with detached children is killed with all of them', async ({ expect }) => {
+    const code = `process.on("SIGTERM", () => console.log("ignored"));
+const cp = require("child_process");
+for (let i = 0; i < 3; i++) cp.spawn("/usr/bin/sleep", ["120"], { detached: true, stdio: "ignore" }).unref();
+console.log("children started");
+setInterval(() => {}, 1000);`;
+    const { result, uid, runner } = await hostile('javascript', code);
+    expect(result).toMatchObject({ timedOut: true, signal: 'SIGKILL', stdout: 'children started\n' });
     await expectCleanAfter(runner, uid);
   });
 
