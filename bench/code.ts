@@ -8,16 +8,22 @@
  * 8 concurrent callers, again against 8 concurrent bare processes. Goal: the runner adds
  * <= 30 ms at p50 over the bare sandboxed process. Exits 1 when a run gives a wrong answer.
  *
- * To add a measurement (e.g. /run end to end), append a Pair to PAIRS below: `subject` is what
+ * POST /run end to end (the real app on 127.0.0.1, HTTP keep-alive, the admin's session) is
+ * measured the same way against the same bare processes, and in the throughput part.
+ * To add a measurement, append a Pair to PAIRS below: `subject` is what
  * is measured, `baseline` what it is compared with; both must throw on a wrong answer.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { createCodeRunner } from '../src/code-runner/index.js';
+import { createApp, type BuiltApp } from '../src/app.js';
+import { openDatabase, type Db } from '../src/db/database.js';
 import { configuredLimits } from '../src/code-runner/limits.js';
 import { buildSandboxCommand } from '../src/code-runner/sandbox-args.js';
 import type { Language } from '../src/code-runner/types.js';
@@ -29,7 +35,18 @@ const CONCURRENCY = 8;
 const GOAL_P50_MS = 30;
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kvq-bench-code-'));
-const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', CODE_CONCURRENCY: String(CONCURRENCY), CODE_QUEUE: '64' });
+const ADMIN_PASSWORD = 'bench-admin-password';
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'silent',
+  CODE_CONCURRENCY: String(CONCURRENCY),
+  CODE_QUEUE: '64',
+  // the /run part: the real app on 127.0.0.1, logged in as the admin, no per-session limit
+  ADMIN_PASSWORD,
+  CODE_CALLS_PER_MINUTE: '0',
+  DEMO_SEED: 'false',
+  SAMPLE_IMPORT: 'false',
+});
 const runner = createCodeRunner(config, createLogger('silent'));
 const isRoot = process.getuid?.() === 0;
 
@@ -81,6 +98,57 @@ function expectOut(got: string, want: string): void {
   if (got !== want) throw new Error(`wrong output: ${JSON.stringify(got)} instead of ${JSON.stringify(want)}`);
 }
 
+/**
+ * POST /run end to end: the real app (its own runner, same settings) behind a real HTTP server
+ * on 127.0.0.1, called with keep-alive like a tablet would; started in main().
+ */
+const web: { db?: Db; app?: BuiltApp; server?: http.Server; port?: number; cookie?: string } = {};
+const keepAlive = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+
+function post(path_: string, body: unknown): Promise<{ status: number; body: string; cookie?: string }> {
+  const data = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port: web.port, path: path_, method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), ...(web.cookie ? { cookie: web.cookie } : {}) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, cookie: res.headers['set-cookie']?.[0]?.split(';')[0] }));
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+async function startWeb(): Promise<void> {
+  web.db = openDatabase(path.join(config.dataDir, 'app.sqlite'));
+  web.app = await createApp({ config, db: web.db, logger: createLogger('silent') });
+  web.server = http.createServer(web.app.app);
+  await new Promise<void>((resolve) => web.server!.listen(0, '127.0.0.1', () => resolve()));
+  web.port = (web.server.address() as AddressInfo).port;
+  const login = await post('/api/admin/verify-access', { password: ADMIN_PASSWORD });
+  if (login.status !== 200 || !login.cookie) throw new Error(`admin login failed: ${login.status}`);
+  web.cookie = login.cookie;
+}
+
+async function stopWeb(): Promise<void> {
+  keepAlive.destroy();
+  web.server?.closeAllConnections();
+  if (web.server) await new Promise<void>((resolve) => web.server!.close(() => resolve()));
+  await web.app?.close();
+  web.db?.close();
+}
+
+/** One POST /run; throws unless every case passed with the expected output. */
+async function viaRoute(language: Language, code: string, testCases: { stdin: string; expected_stdout: string }[]): Promise<void> {
+  const res = await post('/run', { code, language, testCases });
+  if (res.status !== 200) throw new Error(`/run answered ${res.status}: ${res.body.slice(0, 200)}`);
+  const body = JSON.parse(res.body) as { passed: number; total: number; stdout: string };
+  const want = Math.max(1, testCases.length);
+  if (body.passed !== want || body.total !== want) throw new Error(`/run passed ${body.passed} of ${body.total}: ${res.body.slice(0, 200)}`);
+}
+
 interface Pair {
   name: string;
   subject: () => Promise<void>;
@@ -103,6 +171,24 @@ const PAIRS: Pair[] = (['python', 'javascript'] as const).flatMap((language): Pa
     },
   },
 ]);
+
+// POST /run end to end against the same bare sandboxed processes
+PAIRS.push(
+  ...(['python', 'javascript'] as const).flatMap((language): Pair[] => [
+    {
+      name: `${language} hello via /run`,
+      subject: () => viaRoute(language, HELLO[language], [{ stdin: '', expected_stdout: 'hello\n' }]),
+      baseline: async () => expectOut(await bare(language, HELLO[language], ''), 'hello\n'),
+    },
+    {
+      name: `${language} 5 cases via /run`,
+      subject: () => viaRoute(language, DOUBLE[language], CASES.map((c) => ({ stdin: c, expected_stdout: `${Number(c) * 2}\n` }))),
+      baseline: async () => {
+        for (const c of CASES) expectOut(await bare(language, DOUBLE[language], c), `${Number(c) * 2}\n`);
+      },
+    },
+  ]),
+);
 
 async function time(fn: () => Promise<void>): Promise<number> {
   const t = performance.now();
@@ -132,6 +218,7 @@ async function throughput(fn: () => Promise<void>): Promise<number> {
 async function main(): Promise<void> {
   const health = await runner.health();
   if (!health.ok) throw new Error(`sandbox unavailable: ${health.message}`);
+  await startWeb();
   console.log(`code sandbox bench: ${ITERATIONS} iterations per side, ${os.cpus().length} cores, ${isRoot ? `as root, code runs as uid ${config.CODE_SANDBOX_UID}` : 'not root'}`);
   const fmt = (n: number) => n.toFixed(1).padStart(7);
   let worstOverhead = -Infinity;
@@ -148,7 +235,7 @@ async function main(): Promise<void> {
     s.sort((x, y) => x - y);
     b.sort((x, y) => x - y);
     const overhead = pct(s, 50) - pct(b, 50);
-    const perRun = pair.name.includes('5 test') ? overhead / CASES.length : overhead;
+    const perRun = /5 (test )?cases/.test(pair.name) ? overhead / CASES.length : overhead;
     worstOverhead = Math.max(worstOverhead, perRun);
     console.log(
       `${pair.name.padEnd(26)} runner p50 ${fmt(pct(s, 50))} ms  p99 ${fmt(pct(s, 99))} ms | bare p50 ${fmt(pct(b, 50))} ms  p99 ${fmt(pct(b, 99))} ms | ${perRun >= 0 ? '+' : ''}${perRun.toFixed(1)} ms per run at p50`,
@@ -164,6 +251,8 @@ async function main(): Promise<void> {
       b += (await throughput(async () => expectOut(await bare(language, HELLO[language], ''), 'hello\n'))) / 2;
     }
     console.log(`  ${language.padEnd(10)} runner ${r.toFixed(1).padStart(6)} runs/s   bare ${b.toFixed(1).padStart(6)} runs/s   ratio ${(r / b).toFixed(2)}x`);
+    const w = await throughput(() => viaRoute(language, HELLO[language], [{ stdin: '', expected_stdout: 'hello\n' }]));
+    console.log(`  ${language.padEnd(10)} /run   ${w.toFixed(1).padStart(6)} runs/s   bare ${b.toFixed(1).padStart(6)} runs/s   ratio ${(w / b).toFixed(2)}x`);
   }
   console.log(`\nworst runner overhead per run at p50: ${worstOverhead.toFixed(1)} ms (goal <= ${GOAL_P50_MS} ms): ${worstOverhead <= GOAL_P50_MS ? 'met' : 'MISSED'}`);
 }
@@ -174,6 +263,7 @@ main()
     process.exitCode = 1;
   })
   .finally(async () => {
+    await stopWeb();
     await runner.close();
     fs.rmSync(codeDir, { recursive: true, force: true });
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -42,6 +42,8 @@ export const configSchema = z.object({
   SKIP_PREVENTION: bool(true),
   /** Longest spoken answer the player records, in seconds (served by GET /api/config). */
   ANSWER_TIME_LIMIT_SECONDS: int(15, 3, 120),
+  /** Code quiz: POST /run and POST /suggest calls per minute and session (child profile, expert, admin); 0 = unlimited */
+  CODE_CALLS_PER_MINUTE: int(30, 0, 10_000),
 
   // AI providers
   QUESTION_PROVIDER: z.enum(['auto', 'builtin', 'openai', 'anthropic', 'gemini']).default('auto'),

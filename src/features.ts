@@ -8,6 +8,7 @@ import { registerSpeech } from './speech/index.js';
 import { registerPages } from './pages/index.js';
 import { registerSample } from './sample/index.js';
 import { registerMeta } from './meta/meta.routes.js';
+import { registerCodeQuiz } from './code-quiz/index.js';
 
 /** Every feature of the service, registered in this order by createApp. */
 export const FEATURES: ((ctx: AppContext) => void)[] = [
@@ -19,5 +20,6 @@ export const FEATURES: ((ctx: AppContext) => void)[] = [
   registerQuiz,
   registerSpeech,
   registerSample,
+  registerCodeQuiz,
   registerPages,
 ];

@@ -78,6 +78,11 @@ export class LlmProvider implements QuestionProvider {
     }
   }
 
+  /** A JSON reply to another feature's prompt (the code quiz's hints), strictly parsed, with the same retries. */
+  askJson<T>(prompt: Prompt, schema: z.ZodType<T>, maxTokens: number, opts: CallOptions = {}): Promise<T> {
+    return this.ask(prompt, [], schema, maxTokens, opts.signal);
+  }
+
   private ask<T>(prompt: Prompt, frames: FrameImage[], schema: z.ZodType<T>, maxTokens: number, signal?: AbortSignal): Promise<T> {
     return this.retrying(signal, async (s) => {
       const text = await this.call(prompt, prompt.withImages ? frames : [], maxTokens, s, this.o.timeoutMs);

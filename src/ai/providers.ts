@@ -18,6 +18,8 @@ export interface Providers {
   available(): ProviderName[];
   /** the judge of borderline answers: the default real provider, or null when none is configured */
   judge(): AnswerJudge | null;
+  /** the same provider for other features' JSON prompts (code hints), or null when none is configured */
+  llm(): LlmProvider | null;
 }
 
 export interface ProviderOptions {
@@ -76,6 +78,12 @@ export function createProviders(config: Config, logger: Logger, options: Provide
     return REAL.find(isConfigured) ?? 'builtin';
   };
 
+  const llm = (): LlmProvider | null => {
+    const d = defaultName();
+    const name = d !== 'builtin' && isConfigured(d) ? d : REAL.find(isConfigured);
+    return name ? real(name) : null;
+  };
+
   return {
     get(name = defaultName()) {
       if (!PROVIDER_NAMES.includes(name)) throw new ProviderError('not_configured', `Unknown provider ${name}.`, String(name));
@@ -84,11 +92,9 @@ export function createProviders(config: Config, logger: Logger, options: Provide
     defaultName,
     available: () => ['builtin', ...REAL.filter(isConfigured)],
     judge() {
-      const d = defaultName();
-      const name = d !== 'builtin' && isConfigured(d) ? d : REAL.find(isConfigured);
-      if (!name) return null;
-      const p = real(name);
-      return { provider: name, judgeAnswer: (input, opts) => p.judgeAnswer(input, opts) };
+      const p = llm();
+      return p && { provider: p.name, judgeAnswer: (input, opts) => p.judgeAnswer(input, opts) };
     },
+    llm,
   };
 }

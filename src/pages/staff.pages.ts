@@ -115,6 +115,7 @@ const EXPERT_NAV = [
   { href: '/expert/questions', label: 'Edit questions' },
   { href: '/expert/parents', label: 'Parents & children' },
   { href: '/expert/reports', label: 'Reports' },
+  { href: '/expert/code', label: 'Code classes' },
   { href: '/expert/account', label: 'My code' },
 ];
 

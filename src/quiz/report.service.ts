@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { codeReport } from '../code-quiz/report.js';
 import { AttemptsRepository, type AnswerRow, type AttemptRow, type ChildRow } from './attempts.repository.js';
 
 export type { ChildRow };
@@ -96,6 +97,8 @@ export function buildChildReport(db: Db, child: ChildRow, filters: ReportFilters
         questions_answered: c.details.length,
         updated_at: c.updated_at,
       })),
+    /** code problems of the child's classes: solved, hints used, runs (src/code-quiz/report.ts) */
+    code: codeReport(db, child.id),
     answers_to_review: attempts.flatMap((a) =>
       (answers.get(a.id) ?? [])
         .filter((r) => r.status !== null && r.status !== 'correct')

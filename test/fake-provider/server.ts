@@ -39,6 +39,8 @@ export class FakeProvider {
   slowMs = 3000;
   inFlight = 0;
   maxInFlight = 0;
+  /** a test's own reply text for prompts it recognises (undefined: the built-in replies) */
+  textFor: ((prompt: string) => string | undefined) | undefined;
   private readonly server: http.Server;
   private readonly waiters: (() => void)[] = [];
 
@@ -69,6 +71,7 @@ export class FakeProvider {
     this.requests.length = 0;
     this.script = [];
     this.fallback = 'ok';
+    this.textFor = undefined;
     this.delayMs = 0;
     this.inFlight = 0;
     this.maxInFlight = 0;
@@ -132,7 +135,7 @@ export class FakeProvider {
       });
     }
     if (res.destroyed || res.writableEnded) return;
-    const [status, payload, headers] = reply(api, mode, record);
+    const [status, payload, headers] = reply(api, mode, record, this.textFor?.(record.text));
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(payload));
   }
 }
@@ -195,7 +198,7 @@ export function modelText(prompt: string): string {
   return '{}';
 }
 
-function reply(api: Api, mode: Mode, r: FakeRequest): [number, unknown, Record<string, string>] {
+function reply(api: Api, mode: Mode, r: FakeRequest, custom?: string): [number, unknown, Record<string, string>] {
   if (mode === 'rate_limit') {
     const err =
       api === 'gemini'
@@ -206,7 +209,7 @@ function reply(api: Api, mode: Mode, r: FakeRequest): [number, unknown, Record<s
     return [429, err, { 'retry-after': '0' }];
   }
   if (mode === 'server_error') return [500, { error: { message: 'boom' } }, {}];
-  const text = mode === 'invalid_json' ? 'Here are your questions: 1. Who?' : mode === 'wrong_shape' ? '{"items": []}' : modelText(r.text);
+  const text = mode === 'invalid_json' ? 'Here are your questions: 1. Who?' : mode === 'wrong_shape' ? '{"items": []}' : (custom ?? modelText(r.text));
   const refused = mode === 'refusal';
   if (api === 'openai') {
     return [200, {

@@ -1,0 +1,126 @@
+import type { AppContext } from '../context.js';
+import { assertChildAccess } from '../accounts/access.js';
+import { ChildrenRepository } from '../accounts/children.repository.js';
+import { forbidden, notFound } from '../http/errors.js';
+import { assertOwnClass } from './access.js';
+import { ClassesRepository, type CodeClass } from './classes.repository.js';
+import { classBody, classParams, classUpdateBody, enrolmentBody, enrolmentParams } from './code-quiz.schema.js';
+import { ProblemsRepository } from './problems.repository.js';
+
+/** Classes and enrolment: an expert groups their own children into classes. */
+export function registerClassRoutes(ctx: AppContext): void {
+  const { api, db } = ctx;
+  const classes = new ClassesRepository(db);
+  const problems = new ProblemsRepository(db);
+  const view = (c: CodeClass) => ({
+    ...c,
+    children: classes.enrolled(c.class_id),
+    problem_count: problems.count(c.class_id),
+  });
+
+  api.route(
+    {
+      method: 'post',
+      path: '/api/expert/classes',
+      summary: 'Create a class (code quiz)',
+      tags: ['Code quiz'],
+      access: ['expert'],
+      body: classBody,
+    },
+    ({ body, auth }) => {
+      if (auth.role !== 'expert') throw forbidden();
+      return { success: true, class: view(classes.create(auth.expertId, body.name, body.description ?? '')) };
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/expert/classes',
+      summary: "The expert's classes with their children (admin: every class)",
+      tags: ['Code quiz'],
+      access: ['expert', 'admin'],
+    },
+    ({ auth }) => ({
+      success: true,
+      classes: classes.list(auth.role === 'expert' ? auth.expertId : undefined).map(view),
+      // the children the expert may enrol (the admin enrols through the class's own expert's list)
+      my_children:
+        auth.role === 'expert'
+          ? new ChildrenRepository(db).list({ expertId: auth.expertId, includeInactive: false }).map((c) => ({ child_id: c.child_id, first_name: c.first_name, last_name: c.last_name }))
+          : [],
+    }),
+  );
+
+  api.route(
+    {
+      method: 'put',
+      path: '/api/expert/classes/{class_id}',
+      summary: 'Rename a class or change its description',
+      tags: ['Code quiz'],
+      access: ['expert', 'admin'],
+      params: classParams,
+      body: classUpdateBody,
+      errors: { 403: "another expert's class", 404: 'unknown class' },
+    },
+    ({ params, body, auth }) => {
+      assertOwnClass(db, auth, params.class_id);
+      return { success: true, class: view(classes.update(params.class_id, body)) };
+    },
+  );
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/api/expert/classes/{class_id}',
+      summary: 'Delete a class with its problems, hints asked and runs',
+      tags: ['Code quiz'],
+      access: ['expert', 'admin'],
+      params: classParams,
+      errors: { 403: "another expert's class", 404: 'unknown class' },
+    },
+    ({ params, auth }) => {
+      assertOwnClass(db, auth, params.class_id);
+      classes.delete(params.class_id);
+      return { success: true, deleted: params.class_id };
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/api/expert/classes/{class_id}/enrolments',
+      summary: "Enrol one of the class expert's children",
+      tags: ['Code quiz'],
+      access: ['expert', 'admin'],
+      params: classParams,
+      body: enrolmentBody,
+      errors: { 403: "another expert's class or child", 404: 'unknown class or child' },
+    },
+    ({ params, body, auth }) => {
+      const cls = assertOwnClass(db, auth, params.class_id);
+      const child = assertChildAccess(db, auth, body.child_id);
+      // the admin may act on every child, but a class only takes its own expert's children
+      if (child.expert_id !== cls.expert_id) throw forbidden("This child belongs to another teacher's family.", 'child_not_yours');
+      const enrolled = classes.enrol(cls.class_id, child.id);
+      return { success: true, enrolled, class: view(cls) };
+    },
+  );
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/api/expert/classes/{class_id}/enrolments/{child_id}',
+      summary: 'Take a child out of a class (their past runs and hints stay)',
+      tags: ['Code quiz'],
+      access: ['expert', 'admin'],
+      params: enrolmentParams,
+      errors: { 403: "another expert's class", 404: 'unknown class, or the child is not in it' },
+    },
+    ({ params, auth }) => {
+      const cls = assertOwnClass(db, auth, params.class_id);
+      if (!classes.unenrol(cls.class_id, params.child_id)) throw notFound(`Child ${params.child_id} is not in this class.`, 'not_enrolled');
+      return { success: true, class: view(cls) };
+    },
+  );
+}
