@@ -7,6 +7,7 @@ import {
   createChildBody,
   createExpertBody,
   expertParams,
+  expertOption,
   expertView,
   listChildrenQuery,
   updateChildBody,
@@ -68,11 +69,12 @@ export function registerAdminAccountRoutes(ctx: AppContext): void {
   api.route(
     {
       method: 'get', path: '/api/admin/children', summary: 'List child profiles', tags, access: admin, query: listChildrenQuery,
-      response: z.object({ success: z.boolean(), count: z.number(), children: z.array(childView) }),
+      response: z.object({ success: z.boolean(), count: z.number(), children: z.array(childView), experts: z.array(expertOption) }),
     },
     ({ query }) => {
       const children = accounts.children.list({ expertId: query.expert_id, includeInactive: query.include_inactive ?? false });
-      return { success: true, count: children.length, children };
+      // `experts`: the drop-down list the original service's admin page reads from this answer
+      return { success: true, count: children.length, children, experts: accounts.experts.options() };
     },
   );
 

@@ -37,6 +37,14 @@ export class ExpertsRepository {
       .map((r) => ({ ...toExpert(r), child_count: r.child_count, parent_count: r.parent_count }));
   }
 
+  /**
+   * The expert drop-down list of the original service's admin page (`experts` in
+   * GET /api/admin/videos/assignments and GET /api/admin/children): the rows of list().
+   */
+  options(): { expert_id: string; display_name: string; is_active: boolean }[] {
+    return this.list().map((e) => ({ expert_id: e.expert_id, display_name: e.display_name, is_active: e.active }));
+  }
+
   get(id: string): Expert | undefined {
     const row = this.db.first<ExpertRow>('SELECT * FROM experts WHERE id = ?', [id]);
     return row && toExpert(row);

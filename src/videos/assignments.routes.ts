@@ -1,7 +1,8 @@
 import type { AppContext } from '../context.js';
 import type { Auth } from '../http/session.js';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors.js';
-import { assign, claim, claimOwner, expertExists, listAssignments, listClaims, relationsFor, unassign, unclaim } from './assignments.repository.js';
+import { ExpertsRepository } from '../accounts/experts.repository.js';
+import { assign, assignmentsByVideo, claim, claimOwner, expertExists, listClaims, relationsFor, unassign, unclaim } from './assignments.repository.js';
 import { libraryItem, loadQuestionCounts } from './library.service.js';
 import { getVideo, listUnclaimedVideos, listVideos, type Video } from './videos.repository.js';
 import { actionResponse, assignmentBody, assignmentParams, assignmentsResponse, expertVideosResponse, videoParams } from './videos.schema.js';
@@ -98,14 +99,14 @@ export function registerAssignmentRoutes(ctx: AppContext): void {
     {
       method: 'get',
       path: '/api/admin/videos/assignments',
-      summary: 'Video-to-expert assignments, and the claims experts made',
+      summary: 'Every video with the experts it is assigned to, the claims experts made, and the experts to pick from',
       tags: ['Admin'],
       access: ['admin'],
       response: assignmentsResponse,
     },
     () => {
-      const assignments = listAssignments(db);
-      return { success: true, count: assignments.length, assignments, claims: listClaims(db) };
+      const assignments = assignmentsByVideo(db);
+      return { success: true, count: assignments.length, assignments, claims: listClaims(db), experts: new ExpertsRepository(db).options() };
     },
   );
 

@@ -221,8 +221,22 @@ describe('admin assignments', () => {
     expect((await admin.post('/api/admin/videos/assignments').send(body)).body.message).toMatch(/already/);
     expect(t.db.all('SELECT expert_id FROM video_assignments WHERE video_id = ?', ['loose'])).toEqual([{ expert_id: famB.expert.expert_id }]);
     const list = await admin.get('/api/admin/videos/assignments');
-    expect(list.body.count).toBe(2);
-    expect(list.body.assignments).toContainEqual(expect.objectContaining({ ...body, title: 'Video loose', expert_name: 'Test Expert' }));
+    // one item per downloaded video (the original service's shape), with its experts
+    const videoCount = t.db.first<{ n: number }>(`SELECT count(*) AS n FROM videos WHERE state = 'downloaded'`)!.n;
+    expect(list.body.count).toBe(videoCount);
+    expect(list.body.assignments).toHaveLength(videoCount);
+    expect(list.body.assignments).toContainEqual({
+      video_id: 'loose', title: 'Video loose', is_sample: false, claimed_by: null,
+      assigned_experts: [{ expert_id: famB.expert.expert_id, expert_name: 'Test Expert', assigned_at: expect.any(String) }],
+    });
+    const assignedRows = t.db.all<{ video_id: string; expert_id: string }>('SELECT video_id, expert_id FROM video_assignments ORDER BY video_id, expert_id');
+    const listed = list.body.assignments.flatMap((a: { video_id: string; assigned_experts: { expert_id: string }[] }) => a.assigned_experts.map((e) => ({ video_id: a.video_id, expert_id: e.expert_id })));
+    expect(listed.sort((x: { video_id: string }, y: { video_id: string }) => x.video_id.localeCompare(y.video_id))).toEqual(assignedRows);
+    expect(list.body.assignments).toContainEqual(expect.objectContaining({ video_id: 'claimedB', claimed_by: { expert_id: famB.expert.expert_id, expert_name: 'Test Expert' } }));
+    // the drop-down list of the original admin page: the same experts as GET /api/admin/experts
+    const experts = (await admin.get('/api/admin/experts')).body.experts as { expert_id: string; display_name: string; active: boolean }[];
+    expect(list.body.experts).toEqual(experts.map((e) => ({ expert_id: e.expert_id, display_name: e.display_name, is_active: e.active })));
+    expect(list.body.experts).toContainEqual({ expert_id: famB.expert.expert_id, display_name: 'Test Expert', is_active: true });
     expect(list.body.claims).toEqual([expect.objectContaining({ video_id: 'claimedB', expert_id: famB.expert.expert_id })]);
     expect(ids((await expertB.get('/api/videos-list')).body.videos, 'id')).toEqual(['claimedB', 'loose', 'sample']);
     expect((await admin.delete(`/api/admin/videos/assignments/loose/${famB.expert.expert_id}`)).status).toBe(200);
