@@ -44,6 +44,8 @@ export const parentView = z.object({
 });
 
 export const expertParams = z.object({ expert_id: expertIdSchema });
+/** DELETE /api/admin/experts/{expert_id}: who receives the expert's families, children and videos */
+export const deleteExpertQuery = z.object({ move_children_to: expertIdSchema.optional() });
 export const childParams = z.object({ child_id: childIdSchema });
 export const parentParams = z.object({ parent_id: parentIdSchema });
 

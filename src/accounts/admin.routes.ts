@@ -6,6 +6,7 @@ import {
   childView,
   createChildBody,
   createExpertBody,
+  deleteExpertQuery,
   expertParams,
   expertOption,
   expertView,
@@ -49,12 +50,17 @@ export function registerAdminAccountRoutes(ctx: AppContext): void {
 
   api.route(
     {
-      method: 'delete', path: '/api/admin/experts/{expert_id}', summary: 'Delete an expert with their families, children and scores',
-      tags, access: admin, params: expertParams,
+      method: 'delete', path: '/api/admin/experts/{expert_id}',
+      summary: "Delete an expert; refused while they own children unless move_children_to names who receives them (no attempt is ever lost)",
+      tags, access: admin, params: expertParams, query: deleteExpertQuery,
+      errors: { 404: 'unknown expert (or move_children_to)', 409: 'expert_has_children: the expert still owns children; move_target_inactive' },
     },
-    ({ params }) => {
-      accounts.deleteExpert(params.expert_id);
-      return { success: true, message: `Expert ${params.expert_id} deleted.` };
+    ({ params, query }) => {
+      const { moved } = accounts.deleteExpert(params.expert_id, { moveChildrenTo: query.move_children_to });
+      const message = moved
+        ? `Expert ${params.expert_id} deleted; ${moved.children} children, ${moved.parents} families and ${moved.videos} videos moved to ${query.move_children_to}.`
+        : `Expert ${params.expert_id} deleted.`;
+      return { success: true, message, moved_to: query.move_children_to ?? null, moved };
     },
   );
 

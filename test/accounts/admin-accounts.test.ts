@@ -84,8 +84,11 @@ describe('PUT /api/admin/experts/{expert_id}', () => {
 });
 
 describe('DELETE /api/admin/experts/{expert_id}', () => {
-  it('deletes the expert with families, children and codes', async () => {
+  it('deletes the expert with families, children and codes once the children are deleted', async () => {
     const fam = await createFamily(t);
+    // refused while the expert owns children (test/accounts/expert-delete.test.ts covers moving them)
+    expect((await admin.delete(`/api/admin/experts/${fam.expert.expert_id}`)).status).toBe(409);
+    expect((await admin.delete(`/api/admin/children/${fam.child.child_id}`)).status).toBe(200);
     const res = await admin.delete(`/api/admin/experts/${fam.expert.expert_id}`);
     expect(res.status).toBe(200);
     expect(t.db.first('SELECT count(*) AS n FROM children')).toEqual({ n: 0 });
