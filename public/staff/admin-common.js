@@ -49,7 +49,10 @@ export async function loadAssignments() {
     if (!map.has(id)) map.set(id, { assigned: [], claimedBy: null });
     return map.get(id);
   };
-  for (const a of listFrom(data, 'assignments')) entry(a.video_id).assigned.push({ expert_id: a.expert_id, expert_name: a.expert_name || a.expert_id });
+  // one item per video with its assigned_experts (older answers: one item per assignment)
+  for (const a of listFrom(data, 'assignments')) {
+    for (const x of a.assigned_experts ?? [a]) entry(a.video_id).assigned.push({ expert_id: x.expert_id, expert_name: x.expert_name || x.expert_id });
+  }
   for (const c of listFrom(data, 'claims')) entry(c.video_id).claimedBy = { expert_id: c.expert_id, expert_name: c.expert_name || c.expert_id };
   return map;
 }

@@ -19,6 +19,9 @@ export const expertView = z.object({
   updated_at: z.string(),
 });
 
+/** the expert drop-down list of the original service's admin page: the same experts as GET /api/admin/experts */
+export const expertOption = z.object({ expert_id: z.string(), display_name: z.string(), is_active: z.boolean() });
+
 export const childView = z.object({
   child_id: z.string(),
   expert_id: z.string(),
@@ -41,6 +44,8 @@ export const parentView = z.object({
 });
 
 export const expertParams = z.object({ expert_id: expertIdSchema });
+/** DELETE /api/admin/experts/{expert_id}: who receives the expert's families, children and videos */
+export const deleteExpertQuery = z.object({ move_children_to: expertIdSchema.optional() });
 export const childParams = z.object({ child_id: childIdSchema });
 export const parentParams = z.object({ parent_id: parentIdSchema });
 

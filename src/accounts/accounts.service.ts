@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import { badRequest, conflict, forbidden, notFound } from '../http/errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../http/errors.js';
 import type { Secrets } from '../auth/secrets.js';
 import { randomDigits } from '../auth/secrets.js';
 import { AccessCodes } from './access-codes.js';
@@ -69,13 +69,38 @@ export class AccountsService {
     });
   }
 
-  deleteExpert(expertId: string): void {
-    this.db.transaction(() => {
-      this.requireExpert(expertId);
+  /**
+   * Deletes an expert without ever taking a child's history with them: while the expert owns
+   * children the delete is refused (409), unless `moveChildrenTo` names another active expert,
+   * who then receives the families, the children (with every attempt) and the videos (see
+   * ExpertsRepository.transfer). Families that had no children go with the expert.
+   */
+  deleteExpert(expertId: string, opts: { moveChildrenTo?: string } = {}): { moved: { parents: number; children: number; videos: number } | null } {
+    return this.db.transaction(() => {
+      const expert = this.requireExpert(expertId);
+      let moved = null;
+      if (opts.moveChildrenTo !== undefined) {
+        if (opts.moveChildrenTo === expertId) throw badRequest('Name another expert to move the children to.', undefined, 'move_to_same_expert');
+        const target = this.experts.get(opts.moveChildrenTo);
+        if (!target) throw notFound(`Expert ${opts.moveChildrenTo} (move_children_to) was not found.`, 'expert_not_found');
+        if (!target.active) throw conflict(`Expert ${target.expert_id} is deactivated: their families could not log in. Activate them first or name another expert.`, 'move_target_inactive');
+        moved = this.experts.transfer(expertId, target.expert_id);
+      } else {
+        const held = this.experts.holdings(expertId);
+        if (held.children > 0) {
+          const kids = held.children === 1 ? '1 child' : `${held.children} children`;
+          throw new AppError(409, 'expert_has_children',
+            `${expert.display_name} still owns ${kids} with ${held.attempts} saved quiz attempt${held.attempts === 1 ? '' : 's'}. ` +
+            `Move them to another expert (DELETE /api/admin/experts/${expertId}?move_children_to=<expert_id>) or delete the children first.`,
+            { children: held.children, attempts: held.attempts });
+        }
+      }
+      // sessions first: the families' tablet sessions name this expert even when the families moved
+      this.endSessionsOfExpert(expertId);
       for (const parentId of this.parents.idsForExpert(expertId)) this.codes.remove('parent', parentId);
       this.codes.remove('expert', expertId);
-      this.endSessionsOfExpert(expertId);
       this.experts.delete(expertId);
+      return { moved };
     });
   }
 

@@ -6,7 +6,9 @@ import {
   childView,
   createChildBody,
   createExpertBody,
+  deleteExpertQuery,
   expertParams,
+  expertOption,
   expertView,
   listChildrenQuery,
   updateChildBody,
@@ -48,12 +50,17 @@ export function registerAdminAccountRoutes(ctx: AppContext): void {
 
   api.route(
     {
-      method: 'delete', path: '/api/admin/experts/{expert_id}', summary: 'Delete an expert with their families, children and scores',
-      tags, access: admin, params: expertParams,
+      method: 'delete', path: '/api/admin/experts/{expert_id}',
+      summary: "Delete an expert; refused while they own children unless move_children_to names who receives them (no attempt is ever lost)",
+      tags, access: admin, params: expertParams, query: deleteExpertQuery,
+      errors: { 404: 'unknown expert (or move_children_to)', 409: 'expert_has_children: the expert still owns children; move_target_inactive' },
     },
-    ({ params }) => {
-      accounts.deleteExpert(params.expert_id);
-      return { success: true, message: `Expert ${params.expert_id} deleted.` };
+    ({ params, query }) => {
+      const { moved } = accounts.deleteExpert(params.expert_id, { moveChildrenTo: query.move_children_to });
+      const message = moved
+        ? `Expert ${params.expert_id} deleted; ${moved.children} children, ${moved.parents} families and ${moved.videos} videos moved to ${query.move_children_to}.`
+        : `Expert ${params.expert_id} deleted.`;
+      return { success: true, message, moved_to: query.move_children_to ?? null, moved };
     },
   );
 
@@ -68,11 +75,12 @@ export function registerAdminAccountRoutes(ctx: AppContext): void {
   api.route(
     {
       method: 'get', path: '/api/admin/children', summary: 'List child profiles', tags, access: admin, query: listChildrenQuery,
-      response: z.object({ success: z.boolean(), count: z.number(), children: z.array(childView) }),
+      response: z.object({ success: z.boolean(), count: z.number(), children: z.array(childView), experts: z.array(expertOption) }),
     },
     ({ query }) => {
       const children = accounts.children.list({ expertId: query.expert_id, includeInactive: query.include_inactive ?? false });
-      return { success: true, count: children.length, children };
+      // `experts`: the drop-down list the original service's admin page reads from this answer
+      return { success: true, count: children.length, children, experts: accounts.experts.options() };
     },
   );
 

@@ -1,5 +1,8 @@
 import type { AccountsService } from './accounts.service.js';
 
+/** The demo expert's id: the bundled sample is assigned to them when it is first imported. */
+export const DEMO_EXPERT_ID = 'demo';
+
 export interface DemoCodes {
   expert_id: string;
   expert_code: string;
@@ -15,7 +18,7 @@ export interface DemoCodes {
 export function seedDemoFamily(accounts: AccountsService): DemoCodes | null {
   if (accounts.experts.count() > 0) return null;
   const expertCode = accounts.generateUnusedCode(8);
-  const expert = accounts.createExpert({ expert_id: 'demo', display_name: 'Demo Parent', password: expertCode });
+  const expert = accounts.createExpert({ expert_id: DEMO_EXPERT_ID, display_name: 'Demo Parent', password: expertCode });
   const parent = accounts.parents.defaultFor(expert.expert_id)!;
   const parentCode = accounts.generateUnusedCode(6);
   accounts.codes.set('parent', parent.parent_id, parentCode);

@@ -37,6 +37,14 @@ export class ExpertsRepository {
       .map((r) => ({ ...toExpert(r), child_count: r.child_count, parent_count: r.parent_count }));
   }
 
+  /**
+   * The expert drop-down list of the original service's admin page (`experts` in
+   * GET /api/admin/videos/assignments and GET /api/admin/children): the rows of list().
+   */
+  options(): { expert_id: string; display_name: string; is_active: boolean }[] {
+    return this.list().map((e) => ({ expert_id: e.expert_id, display_name: e.display_name, is_active: e.active }));
+  }
+
   get(id: string): Expert | undefined {
     const row = this.db.first<ExpertRow>('SELECT * FROM experts WHERE id = ?', [id]);
     return row && toExpert(row);
@@ -54,6 +62,31 @@ export class ExpertsRepository {
 
   delete(id: string): boolean {
     return this.db.run('DELETE FROM experts WHERE id = ?', [id]).changes > 0;
+  }
+
+  /** What deleting the expert would take with it: their children and those children's attempts. */
+  holdings(id: string): { children: number; attempts: number } {
+    return this.db.first<{ children: number; attempts: number }>(
+      `SELECT (SELECT count(*) FROM children WHERE expert_id = ?) AS children,
+              (SELECT count(*) FROM quiz_attempts a JOIN children c ON c.id = a.child_id WHERE c.expert_id = ?) AS attempts`,
+      [id, id],
+    )!;
+  }
+
+  /**
+   * Hands everything of `from` that children depend on to `to`: the families (their codes keep
+   * working; they become further parents of `to`, whose default family stays the default), the
+   * children (with their attempts and checkpoints, which hang off the child), and the videos
+   * assigned to or claimed by `from`, so the children keep their library. Run in a transaction.
+   */
+  transfer(from: string, to: string): { parents: number; children: number; videos: number } {
+    const parents = this.db.run('UPDATE parents SET expert_id = ?, is_default = 0 WHERE expert_id = ?', [to, from]).changes;
+    const children = this.db.run(
+      "UPDATE children SET expert_id = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE expert_id = ?", [to, from]).changes;
+    const assigned = this.db.run(
+      'INSERT INTO video_assignments (video_id, expert_id) SELECT video_id, ? FROM video_assignments WHERE expert_id = ? ON CONFLICT DO NOTHING', [to, from]).changes;
+    const claimed = this.db.run('UPDATE video_claims SET expert_id = ? WHERE expert_id = ?', [to, from]).changes;
+    return { parents, children, videos: assigned + claimed };
   }
 
   count(): number {

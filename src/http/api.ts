@@ -1,4 +1,5 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import multer from 'multer';
 import type { z } from 'zod';
 import { forbidden, unauthorized } from './errors.js';
 import { parseInput, type ValidationStyle } from './validate.js';
@@ -16,7 +17,11 @@ export interface RouteDef<B extends z.ZodType, Q extends z.ZodType, P extends z.
   /** who may call it: checked before anything else (401 when not logged in, 403 for another role) */
   access: Access;
   body?: B;
-  /** how the body arrives; 'multipart' routes parse it in `middleware` (multer) */
+  /**
+   * how the body arrives. 'form' routes accept form-urlencoded AND multipart/form-data (fields
+   * only, what a browser's `new FormData()` sends) with the same fields and validation; the
+   * route layer parses both. 'multipart' routes (files) parse it in `middleware` (multer).
+   */
   bodyType?: 'json' | 'form' | 'multipart';
   query?: Q;
   params?: P;
@@ -68,9 +73,19 @@ export class Api {
       const result = await handler({ ...input, auth: currentAuth(req) }, req, res);
       if (!res.headersSent && result !== undefined) res.json(result);
     };
-    this.router[def.method](expressPath, guard, ...(def.middleware ?? []), main);
+    const parsers = def.bodyType === 'form' ? [formFields] : [];
+    this.router[def.method](expressPath, guard, ...parsers, ...(def.middleware ?? []), main);
   }
 }
+
+/**
+ * Multipart fields without files for 'form' routes (urlencoded is parsed app-wide). multer
+ * passes other content types through untouched; a file part is refused (400 bad_upload). The
+ * limits match the urlencoded parser's 100 kB so both encodings accept the same bodies.
+ */
+const formFields: RequestHandler = multer({
+  limits: { fieldSize: 100 * 1024, fields: 50, parts: 50, fieldNameSize: 100, files: 0 },
+}).none();
 
 export function checkAccess(access: Access, auth: Auth): void {
   if (access === 'public') return;

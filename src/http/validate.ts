@@ -9,6 +9,7 @@ interface Schemas {
   query?: z.ZodType;
   params?: z.ZodType;
   validationStyle?: ValidationStyle;
+  bodyType?: 'json' | 'form' | 'multipart';
 }
 
 /**
@@ -27,7 +28,10 @@ export function parseInput(schemas: Schemas, req: Request): { body: unknown; que
     }
     return undefined;
   };
-  const body = take('body', schemas.body, req.body);
+  // A form sent with no fields at all arrives as no body: validate it as an empty form, so the
+  // answer names each missing field (as it does for a form with some fields missing).
+  const isForm = schemas.bodyType === 'form' || schemas.bodyType === 'multipart';
+  const body = take('body', schemas.body, isForm ? (req.body ?? {}) : req.body);
   const query = take('query', schemas.query, req.query);
   const params = take('path', schemas.params, req.params);
   if (issues.length > 0) {

@@ -56,8 +56,10 @@ export function buildOpenApi(routes: RegisteredRoute[]): Record<string, unknown>
       responses,
     };
     if (r.body) {
-      const media = r.bodyType === 'form' ? 'application/x-www-form-urlencoded' : r.bodyType === 'multipart' ? 'multipart/form-data' : 'application/json';
-      op.requestBody = { required: true, content: { [media]: { schema: toSchema(r.body, 'input') } } };
+      // form routes take both encodings of the same fields (see bodyType in src/http/api.ts)
+      const media = r.bodyType === 'form' ? ['application/x-www-form-urlencoded', 'multipart/form-data'] : r.bodyType === 'multipart' ? ['multipart/form-data'] : ['application/json'];
+      const schema = toSchema(r.body, 'input');
+      op.requestBody = { required: true, content: Object.fromEntries(media.map((m) => [m, { schema }])) };
     }
     (paths[r.path] ??= {})[r.method] = op;
   }

@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import { badRequest } from '../http/errors.js';
-import { generatedSegmentSchema, type GeneratedSegment } from './questions.schema.js';
+import { generatedSegmentSchema, QUESTION_TYPES, type GeneratedSegment } from './questions.schema.js';
 import { dropOverlappingSegments, storeGeneratedSegment } from './segments.repository.js';
 import { assertSegmentFits } from './review.service.js';
 
@@ -11,8 +11,10 @@ import { assertSegmentFits } from './review.service.js';
  *   (its `result` is used; failed results are skipped);
  * - one question: `{segment_range_start, segment_range_end, question_type, question, answer, rank?}`,
  *   grouped by segment.
- * Questions use `question_type` (or `type`) and `llm_ranking` (or `rank`); missing ranks follow
- * the order given. Everything is validated with the generated-segment schema.
+ * - the original service's `{start, end, result}`, `result` being the generation's JSON for the
+ *   segment (see originalResult).
+ * Questions use `question_type` (or `type`) and `llm_ranking` (or `rank`, `ranking`); missing
+ * ranks follow the order given. Everything is validated with the generated-segment schema.
  */
 export function normalizeSubmitted(items: Record<string, unknown>[]): GeneratedSegment[] {
   const segments = new Map<string, { start: unknown; end: unknown; provider: unknown; model: unknown; questions: Record<string, unknown>[]; at: number }>();
@@ -21,6 +23,11 @@ export function normalizeSubmitted(items: Record<string, unknown>[]): GeneratedS
     if (item.type === 'segment_result') {
       if (item.ok === false || !isObject(item.result)) return;
       item = item.result;
+    } else if ('result' in item && !('questions' in item) && !('question' in item)) {
+      const result = originalResult(item.result, at);
+      if (result === undefined) return; // the original's failed segment: nothing to store
+      // the item's own start/end place the segment; the result's are a fallback
+      item = { ...result, segment_range_start: item.start ?? result.segment_range_start ?? result.start, segment_range_end: item.end ?? result.segment_range_end ?? result.end };
     }
     const start = item.segment_range_start ?? item.start ?? item.start_seconds;
     const end = item.segment_range_end ?? item.end ?? item.end_seconds;
@@ -31,13 +38,10 @@ export function normalizeSubmitted(items: Record<string, unknown>[]): GeneratedS
     segments.set(key, seg);
   });
   return [...segments.values()].map((s) => {
-    const questions = s.questions.map((q, i) => ({
-      question_type: q.question_type ?? q.type,
-      question: q.question,
-      answer: q.answer,
-      rank: typeof (q.llm_ranking ?? q.rank) === 'number' ? (q.llm_ranking ?? q.rank) : i + 1,
-      i,
-    }));
+    const questions = s.questions.map((q, i) => {
+      const rank = q.llm_ranking ?? q.rank ?? q.ranking;
+      return { question_type: q.question_type ?? q.type, question: q.question, answer: q.answer, rank: typeof rank === 'number' ? rank : i + 1, i };
+    });
     questions.sort((a, b) => (a.rank as number) - (b.rank as number) || a.i - b.i);
     const candidate = {
       segment_range_start: s.start,
@@ -71,6 +75,38 @@ export function storeSubmitted(db: Db, videoId: string, segments: GeneratedSegme
     for (const s of segments) storeGeneratedSegment(db, videoId, s);
   });
   return { segments: segments.length, questions: segments.reduce((n, s) => n + s.questions.length, 0) };
+}
+
+/**
+ * The original service's item `{start, end, result}`: `result` is the generation's JSON for the
+ * segment, as an object or as the JSON text itself (a fenced reply is unwrapped). Its questions
+ * are a list (`questions: [{question_type|type, question, answer, rank}]`) or keyed by question
+ * type (`questions: {character: {question, answer, rank}, ...}`, or those keys at the top).
+ * A result that reports a failure (`success: false` or an `error` and no questions) is skipped,
+ * as a failed `segment_result` event is.
+ */
+function originalResult(value: unknown, at: number): Record<string, unknown> | undefined {
+  let result = value;
+  if (typeof result === 'string') {
+    const fenced = /^```(?:json)?\s*([\s\S]*?)\s*```$/i.exec(result.trim());
+    try {
+      result = JSON.parse(fenced ? fenced[1]! : result);
+    } catch {
+      throw badRequest(`Item ${at}: result is not valid JSON.`, undefined, 'invalid_questions');
+    }
+  }
+  if (!isObject(result)) throw badRequest(`Item ${at}: result must be the generation's JSON object for the segment.`, undefined, 'invalid_questions');
+  const keyed = isObject(result.questions) ? result.questions : result.questions === undefined ? pickTypeKeys(result) : undefined;
+  const questions = keyed ? Object.entries(keyed).map(([type, q]) => (isObject(q) ? { question_type: type, ...q } : q)) : result.questions;
+  const empty = !Array.isArray(questions) || questions.length === 0;
+  if (empty && (result.success === false || result.ok === false || result.error !== undefined)) return undefined;
+  return { ...result, questions: Array.isArray(questions) ? questions : [] };
+}
+
+/** `{character: {...}, setting: {...}}` at the top of a result: the keys that name question types. */
+function pickTypeKeys(result: Record<string, unknown>): Record<string, unknown> | undefined {
+  const entries = Object.entries(result).filter(([k, v]) => (QUESTION_TYPES as readonly string[]).includes(k) && isObject(v));
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import { deleteCheckpoint, getCheckpoint, listCheckpoints, putCheckpoint, videoProgress } from './checkpoint.service.js';
+import { legacyScoreBody } from './attempts.legacy.js';
 import { quizScores, saveQuizScore } from './quiz.service.js';
 import { checkpointBody, childParams, childVideoParams, saveQuizBody, saveQuizResponse, scoresQuery } from './quiz.schema.js';
 
@@ -19,7 +20,8 @@ export function registerAttemptRoutes(ctx: AppContext): void {
       access: ROLES,
       body: saveQuizBody,
       response: saveQuizResponse,
-      errors: { 400: 'invalid field', ...NOT_YOURS },
+      errors: { 400: 'invalid field', 422: 'score_data (the original service\'s nested form) is not an object', ...NOT_YOURS },
+      middleware: [legacyScoreBody],
     },
     ({ body, auth }, req) => saveQuizScore(db, auth, body, req.session?.companion),
   );

@@ -59,6 +59,8 @@ export const detailSchema = z
 
 export type DetailInput = z.output<typeof detailSchema>;
 
+const count = (what: string) => z.number().int(`${what} must be a whole number`).min(0, `${what} must be 0 or more`).max(10_000, `${what} must be at most 10000`);
+
 export const saveQuizBody = z.object({
   child_id: childIdSchema,
   video_id: videoIdSchema,
@@ -68,6 +70,16 @@ export const saveQuizBody = z.object({
   interaction_mode: z.enum(INTERACTION_MODES).nullish(),
   companion: z.enum(COMPANIONS).nullish(),
   details: z.array(detailSchema).max(LIMITS.details, `details may hold at most ${LIMITS.details} answers`).nullish(),
+  /**
+   * Counts for an attempt sent without details (the original service's score_data carries
+   * total/correct/wrong): used only when `details` is absent; details are counted otherwise.
+   */
+  total: count('total').nullish(),
+  correct: count('correct').nullish(),
+  almost: count('almost').nullish(),
+  wrong: count('wrong').nullish(),
+  /** the original service's nested form of the fields above; flattened before validation (see attempts.legacy.ts) */
+  score_data: z.record(z.string(), z.unknown()).optional(),
   /** true: the child left mid-video; stores (replaces) the checkpoint for this child and video instead of an attempt */
   checkpoint: z.boolean().optional(),
   /** checkpoints: where to resume, the furthest point watched, the video's length (seconds) */
@@ -77,7 +89,9 @@ export const saveQuizBody = z.object({
 });
 
 /** Body of PUT/POST /api/quiz/checkpoints/{child_id}/{video_id} (POST: what navigator.sendBeacon sends). */
-export const checkpointBody = saveQuizBody.omit({ child_id: true, video_id: true, checkpoint: true, percentage: true });
+export const checkpointBody = saveQuizBody.omit({
+  child_id: true, video_id: true, checkpoint: true, percentage: true, total: true, correct: true, almost: true, wrong: true, score_data: true,
+});
 export type CheckpointInput = z.output<typeof checkpointBody>;
 
 export type SaveQuizInput = z.output<typeof saveQuizBody>;

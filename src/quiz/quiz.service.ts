@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.js';
 import { assertChildAccess, type ChildAccessRow } from '../accounts/access.js';
 import { expertCanSeeVideo } from '../videos/access.js';
-import { forbidden, notFound } from '../http/errors.js';
+import { badRequest, forbidden, notFound } from '../http/errors.js';
 import type { Auth } from '../http/session.js';
 import { COMPANIONS } from '../config.js';
 import { AttemptsRepository, type AnswerRow, type AttemptRow } from './attempts.repository.js';
@@ -54,10 +54,10 @@ export function saveQuizScore(db: Db, auth: Auth, input: SaveQuizInput, companio
   const answers = (input.details ?? []).map(toAnswer);
   const graded = answers.filter((a) => a.status !== null);
   const count = (status: string) => answers.filter((a) => a.status === status).length;
-  const correct = count('correct');
-  const almost = count('almost');
+  const counts = answers.length > 0 ? { total: answers.length, graded: graded.length, correct: count('correct'), almost: count('almost'), wrong: count('wrong') } : sentCounts(input);
+  const { correct, almost } = counts;
   // Nothing graded (passive mode, no question reached): the attempt records watching, not a score.
-  const computed = graded.length > 0 ? Math.round((1000 * (correct + 0.5 * almost)) / graded.length) / 10 : null;
+  const computed = counts.graded > 0 ? Math.round((1000 * (correct + 0.5 * almost)) / counts.graded) / 10 : null;
   const percentage = input.percentage ?? computed;
   const id = repo.save(
     {
@@ -69,14 +69,26 @@ export function saveQuizScore(db: Db, auth: Auth, input: SaveQuizInput, companio
       percentage,
       total_retries: input.total_retries ?? answers.reduce((sum, a) => sum + a.retries, 0),
       watch_minutes: input.watch_minutes ?? 0,
-      question_count: answers.length,
+      question_count: counts.total,
       correct_count: correct,
       almost_count: almost,
-      wrong_count: count('wrong'),
+      wrong_count: counts.wrong,
     },
     answers,
   );
-  return { success: true, attempt_id: id, checkpoint: false, percentage, question_count: answers.length, message: 'Quiz score saved.' };
+  return { success: true, attempt_id: id, checkpoint: false, percentage, question_count: counts.total, message: 'Quiz score saved.' };
+}
+
+/** Counts sent without details (total/correct/almost/wrong, e.g. the original's score_data). */
+function sentCounts(input: SaveQuizInput) {
+  const correct = input.correct ?? 0;
+  const almost = input.almost ?? 0;
+  const wrong = input.wrong ?? 0;
+  const total = input.total ?? correct + almost + wrong;
+  if (correct + almost + wrong > total) {
+    throw badRequest(`correct + almost + wrong (${correct + almost + wrong}) is more than total (${total}).`, undefined, 'validation_error');
+  }
+  return { total, graded: total, correct, almost, wrong };
 }
 
 export function attemptView(a: AttemptRow, answers: AnswerRow[], titles: Map<string, string>) {

@@ -13,6 +13,10 @@ export const SAMPLE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.ur
 
 export interface SampleImportResult {
   video_id: string;
+  /** an admin deleted the sample (deleted_videos): nothing was imported or copied */
+  deleted: boolean;
+  /** the expert the new row was assigned to (the demo expert), or null */
+  assigned_to: string | null;
   /** the media were (re)copied into dataDir/videos/<id>/ */
   copied: boolean;
   /** the videos row was inserted and the questions imported */
@@ -33,16 +37,23 @@ export function readSampleManifest(sampleDir = SAMPLE_DIR): SampleManifest {
 
 /**
  * Makes sure the bundled sample is playable: copies its media into `dataDir/videos/<id>/` when
- * any file is missing there, and, when the database has no row for it, inserts the row
- * (`is_sample = 1`: every expert and family sees it) and imports its reviewed questions in one
- * transaction. Everything already in place is left alone, so a second run changes nothing and an
- * expert's later edits to the sample's questions survive restarts. No ffmpeg: the files are prebuilt.
+ * any file is missing there, and, when the database has no row for it, inserts the row and
+ * imports its reviewed questions in one transaction. The sample is a library video like any
+ * other: the new row is assigned to `assignTo` (the demo expert, when there is one) and is
+ * otherwise available for experts to claim. A sample an admin deleted (a deleted_videos row)
+ * is left deleted. Everything already in place is left alone, so a second run changes nothing,
+ * and an expert's later edits to the sample's questions and an admin's unassigning survive
+ * restarts. No ffmpeg: the files are prebuilt.
  */
-export function importSample(db: Db, dataDir: string, sampleDir = SAMPLE_DIR): SampleImportResult {
+export function importSample(db: Db, dataDir: string, sampleDir = SAMPLE_DIR, assignTo: string | null = null): SampleImportResult {
   const manifest = readSampleManifest(sampleDir);
   const id = manifest.video_id;
   const target = safeJoin(dataDir, 'videos', id);
-  const result: SampleImportResult = { video_id: id, copied: false, inserted: false, questions: null };
+  const result: SampleImportResult = { video_id: id, deleted: false, assigned_to: null, copied: false, inserted: false, questions: null };
+  if (db.first('SELECT 1 FROM deleted_videos WHERE id = ?', [id])) {
+    result.deleted = true;
+    return result;
+  }
 
   removeStaleTemps(path.dirname(target), id);
   if (missingFiles(target, manifest).length > 0) {
@@ -69,6 +80,10 @@ export function importSample(db: Db, dataDir: string, sampleDir = SAMPLE_DIR): S
         ],
       );
       result.questions = importReviewedQuestions(db, id, payload);
+      if (assignTo && db.first('SELECT 1 FROM experts WHERE id = ?', [assignTo])) {
+        db.run('INSERT INTO video_assignments (video_id, expert_id) VALUES (?, ?) ON CONFLICT DO NOTHING', [id, assignTo]);
+        result.assigned_to = assignTo;
+      }
     });
     result.inserted = true;
     // the JSON export (question_file in the admin list) is a copy of the database: written after commit

@@ -3,8 +3,9 @@ import type { Auth } from '../http/session.js';
 import { forbidden, notFound } from '../http/errors.js';
 
 /**
- * Which videos a caller may see. Admin: all. Expert: assigned to or claimed by them, plus the
- * bundled sample. Child session: what the family's expert may see (the sample included).
+ * Which videos a caller may see. Admin: all. Expert: assigned to or claimed by them. Child
+ * session: what the family's expert may see. The bundled sample is no exception: it reaches a
+ * family through its expert (on first start it is assigned to the demo expert).
  */
 export function canSeeVideo(db: Db, auth: Auth, videoId: string): boolean {
   if (auth.role === 'admin') return true;
@@ -15,8 +16,7 @@ export function canSeeVideo(db: Db, auth: Auth, videoId: string): boolean {
 export function expertCanSeeVideo(db: Db, expertId: string, videoId: string): boolean {
   const row = db.first(
     `SELECT 1 FROM videos v WHERE v.id = ? AND v.state = 'downloaded' AND (
-       v.is_sample = 1
-       OR EXISTS (SELECT 1 FROM video_assignments a WHERE a.video_id = v.id AND a.expert_id = ?)
+       EXISTS (SELECT 1 FROM video_assignments a WHERE a.video_id = v.id AND a.expert_id = ?)
        OR EXISTS (SELECT 1 FROM video_claims c WHERE c.video_id = v.id AND c.expert_id = ?))`,
     [videoId, expertId, expertId],
   );
@@ -26,8 +26,7 @@ export function expertCanSeeVideo(db: Db, expertId: string, videoId: string): bo
 /** SQL condition (on alias v) + params listing the videos an expert may see. */
 export function expertVideoFilter(expertId: string): { where: string; params: string[] } {
   return {
-    where: `(v.is_sample = 1
-       OR EXISTS (SELECT 1 FROM video_assignments a WHERE a.video_id = v.id AND a.expert_id = ?)
+    where: `(EXISTS (SELECT 1 FROM video_assignments a WHERE a.video_id = v.id AND a.expert_id = ?)
        OR EXISTS (SELECT 1 FROM video_claims c WHERE c.video_id = v.id AND c.expert_id = ?))`,
     params: [expertId, expertId],
   };

@@ -25,6 +25,33 @@ export function listAssignments(db: Db): Assignment[] {
   );
 }
 
+/** The original service's shape: every downloaded video with the experts it is assigned to (possibly none). */
+export interface VideoAssignments {
+  video_id: string;
+  title: string;
+  is_sample: boolean;
+  assigned_experts: { expert_id: string; expert_name: string; assigned_at: string }[];
+  claimed_by: { expert_id: string; expert_name: string } | null;
+}
+
+export function assignmentsByVideo(db: Db): VideoAssignments[] {
+  const videos = db.all<{ id: string; title: string; is_sample: number }>(
+    `SELECT id, title, is_sample FROM videos WHERE state = 'downloaded' ORDER BY is_sample ASC, created_at DESC, id ASC`,
+  );
+  const byVideo = new Map<string, VideoAssignments['assigned_experts']>();
+  for (const a of [...listAssignments(db)].reverse()) {
+    byVideo.set(a.video_id, [...(byVideo.get(a.video_id) ?? []), { expert_id: a.expert_id, expert_name: a.expert_name, assigned_at: a.assigned_at }]);
+  }
+  const claims = new Map(listClaims(db).map((c) => [c.video_id, { expert_id: c.expert_id, expert_name: c.expert_name }]));
+  return videos.map((v) => ({
+    video_id: v.id,
+    title: v.title,
+    is_sample: v.is_sample === 1,
+    assigned_experts: byVideo.get(v.id) ?? [],
+    claimed_by: claims.get(v.id) ?? null,
+  }));
+}
+
 export function listClaims(db: Db): Claim[] {
   return db.all<Claim>(
     `SELECT c.video_id, c.expert_id, e.display_name AS expert_name, v.title, c.claimed_at

@@ -1,7 +1,9 @@
 import type { AppContext } from '../context.js';
 import type { Auth } from '../http/session.js';
-import { badRequest, conflict, forbidden, notFound } from '../http/errors.js';
-import { assign, claim, claimOwner, expertExists, listAssignments, listClaims, relationsFor, unassign, unclaim } from './assignments.repository.js';
+import { conflict, forbidden, notFound } from '../http/errors.js';
+import { ExpertsRepository } from '../accounts/experts.repository.js';
+import { assign, assignmentsByVideo, claim, claimOwner, expertExists, listClaims, relationsFor, unassign, unclaim } from './assignments.repository.js';
+import { deleteVideo } from './delete.service.js';
 import { libraryItem, loadQuestionCounts } from './library.service.js';
 import { getVideo, listUnclaimedVideos, listVideos, type Video } from './videos.repository.js';
 import { actionResponse, assignmentBody, assignmentParams, assignmentsResponse, expertVideosResponse, videoParams } from './videos.schema.js';
@@ -9,10 +11,10 @@ import { actionResponse, assignmentBody, assignmentParams, assignmentsResponse, 
 /**
  * Who works on which video: the admin assigns videos to experts (a video may have several);
  * an expert claims an unclaimed video (one owner per video) and may give it back. The bundled
- * sample is everyone's and cannot be claimed.
+ * sample is a library video like any other.
  */
 export function registerAssignmentRoutes(ctx: AppContext): void {
-  const { api, db } = ctx;
+  const { api, config, db } = ctx;
   const expertOf = (auth: Auth) => (auth.role === 'expert' ? auth.expertId : '');
   const requireVideo = (id: string): Video => {
     const v = getVideo(db, id);
@@ -31,7 +33,7 @@ export function registerAssignmentRoutes(ctx: AppContext): void {
     {
       method: 'get',
       path: '/api/expert/videos',
-      summary: "The expert's videos: assigned to or claimed by them, plus the bundled sample",
+      summary: "The expert's videos: assigned to or claimed by them",
       tags: ['Expert'],
       access: ['expert'],
       response: expertVideosResponse,
@@ -43,7 +45,7 @@ export function registerAssignmentRoutes(ctx: AppContext): void {
     {
       method: 'get',
       path: '/api/expert/videos/available',
-      summary: 'Downloaded videos no expert has claimed (the sample excluded)',
+      summary: 'Downloaded videos no expert has claimed',
       tags: ['Expert'],
       access: ['expert'],
       response: expertVideosResponse,
@@ -60,12 +62,11 @@ export function registerAssignmentRoutes(ctx: AppContext): void {
       access: ['expert'],
       params: videoParams,
       response: actionResponse,
-      errors: { 400: 'the bundled sample cannot be claimed', 404: 'unknown video', 409: 'claimed by another expert' },
+      errors: { 404: 'unknown video', 409: 'claimed by another expert' },
     },
     ({ auth, params }) => {
       const expertId = expertOf(auth);
       const video = requireVideo(params.video_id);
-      if (video.isSample) throw badRequest('The sample video is shared by everyone and cannot be claimed.', undefined, 'sample_not_claimable');
       const owner = claim(db, video.id, expertId);
       if (owner !== expertId) throw conflict('Another expert has already claimed this video.', 'already_claimed');
       return { success: true, message: `You claimed "${video.title}".`, video_id: video.id, expert_id: expertId };
@@ -98,14 +99,31 @@ export function registerAssignmentRoutes(ctx: AppContext): void {
     {
       method: 'get',
       path: '/api/admin/videos/assignments',
-      summary: 'Video-to-expert assignments, and the claims experts made',
+      summary: 'Every video with the experts it is assigned to, the claims experts made, and the experts to pick from',
       tags: ['Admin'],
       access: ['admin'],
       response: assignmentsResponse,
     },
     () => {
-      const assignments = listAssignments(db);
-      return { success: true, count: assignments.length, assignments, claims: listClaims(db) };
+      const assignments = assignmentsByVideo(db);
+      return { success: true, count: assignments.length, assignments, claims: listClaims(db), experts: new ExpertsRepository(db).options() };
+    },
+  );
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/api/admin/videos/{video_id}',
+      summary: "Delete a video from the library (the sample too: it is then not re-imported); children's attempts are kept",
+      tags: ['Admin'],
+      access: ['admin'],
+      params: videoParams,
+      errors: { 404: 'unknown video', 409: 'video_busy: a download or frame extraction of it is running' },
+    },
+    ({ params }) => {
+      const r = deleteVideo(db, config.dataDir, params.video_id);
+      const kept = r.attempts_kept > 0 ? ` ${r.attempts_kept} saved quiz attempts of it are kept in the children's reports.` : '';
+      return { success: true, message: `"${r.title}" was deleted.${kept}`, ...r };
     },
   );
 

@@ -9,7 +9,7 @@ import { adminVideosResponse, kidsVideoItem, kidsVideosResponse, libraryVideo, q
 
 /**
  * The video lists. Who sees what: the admin every downloaded video; an expert the videos assigned
- * to or claimed by them plus the bundled sample; a child session what the family's expert sees.
+ * to or claimed by them (the bundled sample included); a child session what the family's expert sees.
  */
 export function registerLibraryRoutes(ctx: AppContext): void {
   const { api, config, db } = ctx;
@@ -37,7 +37,7 @@ export function registerLibraryRoutes(ctx: AppContext): void {
     {
       method: 'get',
       path: '/api/videos-list',
-      summary: "Videos for review: all for the admin, the expert's assigned and claimed ones (and the sample) for an expert",
+      summary: "Videos for review: all for the admin, the expert's assigned and claimed ones for an expert",
       tags: ['Expert'],
       access: ['admin', 'expert'],
       response: videosListResponse,
@@ -68,7 +68,7 @@ export function registerLibraryRoutes(ctx: AppContext): void {
     {
       method: 'get',
       path: '/api/learners/children/{child_id}/videos',
-      summary: "Videos available to a child: those assigned to or claimed by the child's expert, plus the sample",
+      summary: "Videos available to a child: those assigned to or claimed by the child's expert",
       tags: ['Kids'],
       access: ['admin', 'expert', 'child'],
       params: z.object({ child_id: childIdSchema }),

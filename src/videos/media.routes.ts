@@ -12,7 +12,7 @@ import { getVideo, type Video } from './videos.repository.js';
  * Media files, with HTTP Range (206) so players can seek: the video, its thumbnail, its
  * subtitles (WebVTT, for a <track>) and its frames with their manifests. Only for sessions that
  * may see the video (admin; the experts it is assigned to or claimed by; their families' child
- * sessions; everyone logged in for the sample). The id and file name are checked against strict
+ * sessions; the bundled sample likewise). The id and file name are checked against strict
  * patterns before any path is built; send() additionally refuses dot-files and paths outside root.
  */
 export function registerMediaRoutes(ctx: AppContext): void {

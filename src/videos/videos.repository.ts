@@ -54,11 +54,11 @@ export function listVideos(db: Db, opts: { expertId?: string; withFramesOnly?: b
   return db.all<VideoRow>(`SELECT ${COLUMNS} FROM videos v WHERE ${where.join(' AND ')} ${ORDER}`, params).map(toVideo);
 }
 
-/** Downloaded, non-sample videos nobody has claimed. */
+/** Downloaded videos nobody has claimed (the bundled sample too, until someone claims it). */
 export function listUnclaimedVideos(db: Db): Video[] {
   return db
     .all<VideoRow>(
-      `SELECT ${COLUMNS} FROM videos v WHERE v.state = 'downloaded' AND v.is_sample = 0
+      `SELECT ${COLUMNS} FROM videos v WHERE v.state = 'downloaded'
          AND NOT EXISTS (SELECT 1 FROM video_claims c WHERE c.video_id = v.id) ${ORDER}`,
     )
     .map(toVideo);

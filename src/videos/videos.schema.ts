@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { expertOption } from '../accounts/accounts.schema.js';
 import { expertIdSchema, videoIdSchema } from '../http/ids.js';
 
 /** zod schemas of the video routes: inputs are validated with them, outputs documented (OpenAPI). */
@@ -90,12 +91,22 @@ export const expertVideosResponse = z.object({ success: z.boolean(), count: z.nu
 
 export const assignmentBody = z.object({ video_id: videoIdSchema, expert_id: expertIdSchema });
 export const assignmentParams = z.object({ video_id: videoIdSchema, expert_id: expertIdSchema });
-export const assignmentItem = z.object({ video_id: z.string(), expert_id: z.string(), expert_name: z.string(), title: z.string(), assigned_at: z.string() });
+const expertRef = z.object({ expert_id: z.string(), expert_name: z.string() });
+/** one per downloaded video (the original service's shape, which its admin page reads) */
+export const assignmentItem = z.object({
+  video_id: z.string(),
+  title: z.string(),
+  is_sample: z.boolean(),
+  assigned_experts: z.array(expertRef.extend({ assigned_at: z.string() })),
+  claimed_by: expertRef.nullable(),
+});
 export const claimItem = z.object({ video_id: z.string(), expert_id: z.string(), expert_name: z.string(), title: z.string(), claimed_at: z.string() });
 export const assignmentsResponse = z.object({
   success: z.boolean(),
+  /** number of videos listed */
   count: z.number().int(),
   assignments: z.array(assignmentItem),
   claims: z.array(claimItem),
+  experts: z.array(expertOption),
 });
 export const actionResponse = z.object({ success: z.boolean(), message: z.string(), video_id: z.string(), expert_id: z.string() });

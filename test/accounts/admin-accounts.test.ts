@@ -84,8 +84,11 @@ describe('PUT /api/admin/experts/{expert_id}', () => {
 });
 
 describe('DELETE /api/admin/experts/{expert_id}', () => {
-  it('deletes the expert with families, children and codes', async () => {
+  it('deletes the expert with families, children and codes once the children are deleted', async () => {
     const fam = await createFamily(t);
+    // refused while the expert owns children (test/accounts/expert-delete.test.ts covers moving them)
+    expect((await admin.delete(`/api/admin/experts/${fam.expert.expert_id}`)).status).toBe(409);
+    expect((await admin.delete(`/api/admin/children/${fam.child.child_id}`)).status).toBe(200);
     const res = await admin.delete(`/api/admin/experts/${fam.expert.expert_id}`);
     expect(res.status).toBe(200);
     expect(t.db.first('SELECT count(*) AS n FROM children')).toEqual({ n: 0 });
@@ -126,6 +129,24 @@ describe('children', () => {
     const res = await admin.post('/api/admin/children').send({ expert_id: b.expert_id, first_name: 'A', parent_id: a.parentId });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('parent_of_other_expert');
+  });
+
+  it('lists the experts next to the children (the original admin page fills its drop-downs from them)', async () => {
+    const a = await createFamily(t);
+    const b = await createExpert(t, { display_name: 'Dr Kim' });
+    await admin.post(`/api/admin/experts/${b.expert_id}/deactivate`);
+    const res = await admin.get('/api/admin/children');
+    expect(res.status).toBe(200);
+    expect(res.body.experts).toEqual(expect.arrayContaining([
+      { expert_id: a.expert.expert_id, display_name: 'Test Expert', is_active: true },
+      { expert_id: b.expert_id, display_name: 'Dr Kim', is_active: false },
+    ]));
+    // the same experts, in the same order, as GET /api/admin/experts and the database
+    const experts = (await admin.get('/api/admin/experts')).body.experts as { expert_id: string; display_name: string; active: boolean }[];
+    expect(res.body.experts).toEqual(experts.map((e) => ({ expert_id: e.expert_id, display_name: e.display_name, is_active: e.active })));
+    expect(res.body.experts.length).toBe(t.db.first<{ n: number }>('SELECT count(*) AS n FROM experts')!.n);
+    // a filtered children list still offers every expert
+    expect((await admin.get(`/api/admin/children?expert_id=${b.expert_id}`)).body).toMatchObject({ count: 0, children: [], experts: res.body.experts });
   });
 
   it('lists by expert and hides inactive children unless asked', async () => {

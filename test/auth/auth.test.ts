@@ -143,6 +143,58 @@ describe('POST /api/verify-password (legacy)', () => {
   });
 });
 
+describe('POST /api/verify-password as multipart/form-data (what a browser FormData sends)', () => {
+  it('logs the admin in exactly like the urlencoded form', async () => {
+    const agent = t.agent();
+    const res = await agent.post('/api/verify-password').field('user_type', 'admin').field('password', TEST_ADMIN_PASSWORD);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ success: true, redirect: '/admin', message: expect.any(String) });
+    expect((await agent.get('/api/admin/experts')).status).toBe(200);
+    // the session is stored in the database like any other login
+    const sessions = t.db.all<{ sess: string }>('SELECT sess FROM sessions').map((r) => JSON.parse(r.sess));
+    expect(sessions.some((s) => s.role === 'admin')).toBe(true);
+  });
+
+  it('logs an expert in with their code', async () => {
+    const expert = await createExpert(t);
+    const agent = t.agent();
+    const res = await agent.post('/api/verify-password').field('user_type', 'expert').field('password', expert.code);
+    expect(res.body).toMatchObject({ success: true, redirect: '/expert' });
+    expect((await agent.get('/api/me')).body).toMatchObject({ role: 'expert', expert_id: expert.expert_id });
+  });
+
+  it('answers the same 422 detail[] as the urlencoded form when fields are missing or wrong', async () => {
+    const multipart = await t.agent().post('/api/verify-password').field('user_type', 'teacher');
+    const form = await t.agent().post('/api/verify-password').type('form').send({ user_type: 'teacher' });
+    expect(multipart.status).toBe(422);
+    expect(multipart.body).toEqual(form.body);
+    expect(multipart.body).toMatchObject({ success: false, error: 'validation_error' });
+    expect(multipart.body.detail).toEqual(
+      expect.arrayContaining([
+        { loc: ['body', 'user_type'], msg: expect.any(String), type: expect.any(String) },
+        { loc: ['body', 'password'], msg: expect.any(String), type: expect.any(String) },
+      ]),
+    );
+  });
+
+  it('names both fields when the form is empty, in either encoding', async () => {
+    for (const req of [t.agent().post('/api/verify-password').type('form').send(''), t.agent().post('/api/verify-password')]) {
+      const res = await req;
+      expect(res.status).toBe(422);
+      expect(res.body.detail.map((d: { loc: unknown[] }) => d.loc)).toEqual(expect.arrayContaining([['body', 'user_type'], ['body', 'password']]));
+    }
+  });
+
+  it('answers 401 for a wrong password and 400 for a file part', async () => {
+    const wrong = await t.agent().post('/api/verify-password').field('user_type', 'admin').field('password', 'nope');
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toMatchObject({ success: false, error: 'invalid_credentials' });
+    const file = await t.agent().post('/api/verify-password').field('user_type', 'admin').attach('password', Buffer.from('x'), 'p.txt');
+    expect(file.status).toBe(400);
+    expect(file.body).toMatchObject({ success: false, error: 'bad_upload' });
+  });
+});
+
 describe('child sessions', () => {
   it('parent login answers the parent and only its active children', async () => {
     const fam = await createFamily(t);

@@ -15,6 +15,8 @@ let sampleId: string;
 beforeAll(async () => {
   t = await startTestApp({ SAMPLE_IMPORT: 'true' });
   family = await createFamily(t, { first_name: 'Ada', icon_key: 'owl', interaction_mode: 'passive' });
+  // the sample reaches a family through its expert, like any library video
+  t.db.run('INSERT INTO video_assignments (video_id, expert_id) SELECT id, ? FROM videos WHERE is_sample = 1', [family.expert.expert_id]);
   const row = t.db.first<{ id: string }>('SELECT id FROM videos WHERE is_sample = 1');
   expect(row).toBeDefined();
   sampleId = row!.id;

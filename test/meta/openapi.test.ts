@@ -25,7 +25,7 @@ describe('GET /api/openapi.json', () => {
     expect(schema.required).toEqual(expect.arrayContaining(['expert_id', 'display_name', 'password']));
     expect(create.responses['401']).toBeDefined();
     const legacy = doc.paths['/api/verify-password'].post;
-    expect(Object.keys(legacy.requestBody.content)).toEqual(['application/x-www-form-urlencoded']);
+    expect(Object.keys(legacy.requestBody.content)).toEqual(['application/x-www-form-urlencoded', 'multipart/form-data']);
     expect(legacy.responses['422']).toBeDefined();
     const children = doc.paths['/api/admin/children'].get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
     expect(children).toEqual(expect.arrayContaining(['query:expert_id', 'query:include_inactive']));

@@ -87,6 +87,63 @@ describe('POST /api/submit-questions', () => {
     expect(t.db.first('SELECT provider, model FROM question_segments WHERE video_id = ?', [id])).toEqual({ provider: 'gemini', model: 'g' });
   });
 
+  it("accepts the original service's {start, end, result} items and stores what the contract's form stores", async () => {
+    const [orig, flat] = [`rvid${n++}`, `rvid${n++}`];
+    for (const id of [orig, flat]) addVideo(t.db, t.dataDir, { id, seconds: 40 });
+    const seg0 = { questions: [q('character', 2, 'Who is the pig?'), q('feeling', 1, 'How does Penny feel?')] };
+    const original = await admin.post('/api/submit-questions').send({
+      video_id: orig,
+      questions: [
+        { start: 0, end: 10, result: seg0 },
+        // the JSON text of the generation, questions keyed by type
+        { start: 10, end: 20, result: JSON.stringify({ questions: { action: { question: 'What does Penny do?', answer: 'she plays', rank: 1 }, setting: { question: 'Where is Penny?', answer: 'on the farm', rank: 2 } } }) },
+        // the type keys at the top of the result, in a fenced reply
+        { start: 20, end: 30, result: '```json\n{"outcome": {"question": "What happened to the ball?", "answer": "it flew away"}}\n```' },
+        // a segment whose generation failed is skipped
+        { start: 30, end: 40, result: { success: false, error: 'model refused' } },
+      ],
+    });
+    expect(original.status, JSON.stringify(original.body)).toBe(200);
+    expect(original.body).toMatchObject({ success: true, segments: 3, questions: 5 });
+    const contract = await admin.post('/api/submit-questions').send({
+      video_id: flat,
+      questions: [
+        { segment_range_start: 0, segment_range_end: 10, ...seg0 },
+        { segment_range_start: 10, segment_range_end: 20, questions: [
+          { question_type: 'action', question: 'What does Penny do?', answer: 'she plays', llm_ranking: 1 },
+          { question_type: 'setting', question: 'Where is Penny?', answer: 'on the farm', llm_ranking: 2 },
+        ] },
+        { segment_range_start: 20, segment_range_end: 30, question_type: 'outcome', question: 'What happened to the ball?', answer: 'it flew away' },
+      ],
+    });
+    expect(contract.status, JSON.stringify(contract.body)).toBe(200);
+    expect(original.body.segments).toBe(contract.body.segments);
+    expect(original.body.questions).toBe(contract.body.questions);
+    const stored = (id: string) => t.db.all(
+      `SELECT start_seconds AS segment_range_start, end_seconds AS segment_range_end, question_type, question, answer, llm_ranking FROM review_questions
+        WHERE video_id = ? ORDER BY start_seconds, llm_ranking`, [id]);
+    expect(stored(orig)).toEqual(stored(flat));
+    expect(stored(orig)).toEqual([
+      { segment_range_start: 0, segment_range_end: 10, question_type: 'feeling', question: 'How does Penny feel?', answer: 'feeling answer', llm_ranking: 1 },
+      { segment_range_start: 0, segment_range_end: 10, question_type: 'character', question: 'Who is the pig?', answer: 'character answer', llm_ranking: 2 },
+      { segment_range_start: 10, segment_range_end: 20, question_type: 'action', question: 'What does Penny do?', answer: 'she plays', llm_ranking: 1 },
+      { segment_range_start: 10, segment_range_end: 20, question_type: 'setting', question: 'Where is Penny?', answer: 'on the farm', llm_ranking: 2 },
+      { segment_range_start: 20, segment_range_end: 30, question_type: 'outcome', question: 'What happened to the ball?', answer: 'it flew away', llm_ranking: 1 },
+    ]);
+    expect(count(t.db, "SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ? AND status = 'ok'", [orig])).toBe(3);
+  });
+
+  it('refuses an original-format result that is not JSON or names no valid question, storing nothing', async () => {
+    const id = `rvid${n++}`;
+    addVideo(t.db, t.dataDir, { id, seconds: 20 });
+    for (const result of ['{not json', 42, { questions: [{ type: 'who', question: 'Who?', answer: 'me' }] }, {}]) {
+      const res = await admin.post('/api/submit-questions').send({ video_id: id, questions: [{ start: 0, end: 10, result }] });
+      expect(res.status, JSON.stringify(result)).toBe(400);
+      expect(res.body).toMatchObject({ success: false, error: 'invalid_questions' });
+    }
+    expect(count(t.db, 'SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ?', [id])).toBe(0);
+  });
+
   it('refuses bad payloads with 400 and non-admins with 403', async () => {
     const id = await seededVideo();
     const bad = [

@@ -3,12 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { loginAdmin, startTestApp, type TestApp } from '../helpers/app.js';
 import { SAMPLE_DIR, importSample, readSampleManifest } from '../../src/sample/sample.service.js';
 import { finalQuestions } from '../../src/questions/final.service.js';
 import { canSeeVideo } from '../../src/videos/access.js';
-import { listVideos } from '../../src/videos/videos.repository.js';
+import { listUnclaimedVideos, listVideos } from '../../src/videos/videos.repository.js';
 import { COMPANIONS } from '../../src/config.js';
+import { Db, migrate } from '../../src/db/database.js';
+import { fileURLToPath } from 'node:url';
 
 // The start-up import on a real app with a temp data dir and SQLite file.
 
@@ -107,13 +109,66 @@ describe('sample import on start', () => {
     expect(fs.existsSync(path.join(videoDir(t), 'questions.json'))).toBe(true);
   });
 
-  it('shows the sample to every expert and family, and to nobody anonymous', async () => {
+  it('is a library video: without the demo family nobody sees it, and it is available for experts to claim', async () => {
     const t = await start();
-    expect(canSeeVideo(t.db, { role: 'expert', expertId: 'someone-new' }, ID)).toBe(true);
-    expect(canSeeVideo(t.db, { role: 'child', expertId: 'another-expert', parentId: 'p_0123456789' }, ID)).toBe(true);
+    expect(t.db.all('SELECT * FROM video_assignments')).toEqual([]);
+    expect(canSeeVideo(t.db, { role: 'expert', expertId: 'someone-new' }, ID)).toBe(false);
+    expect(canSeeVideo(t.db, { role: 'child', expertId: 'another-expert', parentId: 'p_0123456789' }, ID)).toBe(false);
     expect(canSeeVideo(t.db, { role: 'anonymous' }, ID)).toBe(false);
-    for (const expertId of ['expert-a', 'expert-b']) {
-      expect(listVideos(t.db, { expertId }).map((v) => [v.id, v.isSample, v.videoFile])).toEqual([[ID, true, manifest.files.video]]);
+    expect(canSeeVideo(t.db, { role: 'admin' }, ID)).toBe(true);
+    expect(listVideos(t.db, { expertId: 'expert-a' })).toEqual([]);
+    expect(listUnclaimedVideos(t.db).map((v) => [v.id, v.isSample])).toEqual([[ID, true]]);
+  });
+
+  it('is assigned to the demo expert when the demo family is created on first start, and to nobody else', async () => {
+    const t = await start({ DEMO_SEED: 'true' });
+    expect(t.db.all('SELECT video_id, expert_id FROM video_assignments')).toEqual([{ video_id: ID, expert_id: 'demo' }]);
+    expect(listVideos(t.db, { expertId: 'demo' }).map((v) => [v.id, v.isSample, v.videoFile])).toEqual([[ID, true, manifest.files.video]]);
+    const demoChild = t.db.first<{ parent_id: string }>("SELECT parent_id FROM children WHERE expert_id = 'demo'")!;
+    expect(canSeeVideo(t.db, { role: 'child', expertId: 'demo', parentId: demoChild.parent_id }, ID)).toBe(true);
+    expect(canSeeVideo(t.db, { role: 'expert', expertId: 'someone-new' }, ID)).toBe(false);
+    // still unclaimed: the demo expert has it by assignment, another expert may claim it
+    expect(listUnclaimedVideos(t.db).map((v) => v.id)).toEqual([ID]);
+  });
+
+  it("keeps an admin's unassign and delete across restarts (a deleted sample is not re-imported)", async () => {
+    const t = await start({ DEMO_SEED: 'true' });
+    const admin = await loginAdmin(t.agent());
+    expect((await admin.delete(`/api/admin/videos/assignments/${ID}/demo`)).status).toBe(200);
+    let again = await restart(t);
+    expect(again.db.all('SELECT * FROM video_assignments')).toEqual([]);
+    expect(again.db.first('SELECT is_sample FROM videos WHERE id = ?', [ID])).toEqual({ is_sample: 1 });
+
+    const del = await (await loginAdmin(again.agent())).delete(`/api/admin/videos/${ID}`);
+    expect(del.status, JSON.stringify(del.body)).toBe(200);
+    expect(del.body).toMatchObject({ success: true, video_id: ID, is_sample: true });
+    expect(fs.existsSync(videoDir(again))).toBe(false);
+    expect(again.db.first('SELECT is_sample FROM deleted_videos WHERE id = ?', [ID])).toEqual({ is_sample: 1 });
+
+    again = await restart(again);
+    expect(again.db.first('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 0 });
+    expect(again.db.first('SELECT COUNT(*) AS n FROM review_questions')).toEqual({ n: 0 });
+    expect(fs.existsSync(videoDir(again))).toBe(false);
+    expect(importSample(again.db, again.dataDir)).toMatchObject({ video_id: ID, deleted: true, copied: false, inserted: false });
+    expect(fs.existsSync(videoDir(again))).toBe(false);
+  });
+
+  it('keeps the demo family playing an already imported sample when an install upgrades (migration 007)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kvq-migrate-'));
+    tmpDirs.push(dir);
+    const migrations = path.join(dir, 'migrations');
+    fs.mkdirSync(migrations);
+    const all = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'db', 'migrations');
+    for (const f of fs.readdirSync(all).filter((f) => f < '005')) fs.copyFileSync(path.join(all, f), path.join(migrations, f));
+    const db = new Db(path.join(dir, 'old.sqlite'));
+    try {
+      migrate(db, migrations);
+      db.run("INSERT INTO experts (id, display_name) VALUES ('demo', 'Demo Parent'), ('other', 'Other')");
+      db.run(`INSERT INTO videos (id, title, is_sample) VALUES (?, 'Sample', 1), ('plain', 'Plain', 0)`, [ID]);
+      expect(migrate(db, all)).toContain('007-library-sample.sql');
+      expect(db.all('SELECT video_id, expert_id FROM video_assignments')).toEqual([{ video_id: ID, expert_id: 'demo' }]);
+    } finally {
+      db.close();
     }
   });
 
@@ -122,7 +177,7 @@ describe('sample import on start', () => {
     const before = snapshot(t);
     const again = await restart(t);
     expect(snapshot(again)).toEqual(before);
-    expect(importSample(again.db, again.dataDir)).toEqual({ video_id: ID, copied: false, inserted: false, questions: null });
+    expect(importSample(again.db, again.dataDir)).toEqual({ video_id: ID, deleted: false, assigned_to: null, copied: false, inserted: false, questions: null });
     expect(snapshot(again)).toEqual(before);
   });
 

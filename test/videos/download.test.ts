@@ -21,6 +21,7 @@ beforeAll(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'kvq-fixtures-'));
   makeClip(path.join(root, 'clip.mp4'), { seconds: 3 });
   makeClip(path.join(root, 'lesson-video.mp4'), { seconds: 4 });
+  makeClip(path.join(root, 'formclip.mp4'), { seconds: 2 });
   writeVtt(path.join(root, 'lesson.vtt'), [
     [0, 2, 'The bunny hops'],
     [2, 4, 'The pig eats an apple'],
@@ -133,6 +134,29 @@ describe('POST /api/download with the real yt-dlp', () => {
     const fam = await createFamily(t);
     const expert = await loginExpert(t.agent(), fam.expert.code);
     expect((await expert.post('/api/download').type('form').send({ url: `${fx.url}/clip.mp4` })).status).toBe(403);
+  });
+});
+
+describe('POST /api/download as multipart/form-data (what the original admin page sends)', () => {
+  it('downloads and records the video exactly like the urlencoded form', async () => {
+    const res = await admin.post('/api/download').field('url', `${fx.url}/formclip.mp4`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ success: true, video_id: 'formclip', title: 'formclip', local_path: '/media/videos/formclip/video', auth_source: 'none' });
+    expect(row('formclip')).toMatchObject({ state: 'downloaded', video_file: 'video.mp4', source_url: `${fx.url}/formclip.mp4` });
+  });
+
+  it('answers the same refusals as the urlencoded form', async () => {
+    const bad = 'https://www.youtube.com.evil.example/watch?v=dQw4w9WgXcQ';
+    const [multipart, form] = [await admin.post('/api/download').field('url', bad), await download(bad)];
+    expect(multipart.status).toBe(400);
+    expect(multipart.body).toEqual(form.body);
+    expect(multipart.body).toMatchObject({ success: false, error_code: 'invalid_url' });
+    const missing = await admin.post('/api/download').field('link', `${fx.url}/clip.mp4`);
+    const missingForm = await admin.post('/api/download').type('form').send({ link: `${fx.url}/clip.mp4` });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual(missingForm.body);
+    expect(missing.body).toMatchObject({ success: false, error: 'validation_error', detail: [{ loc: ['body', 'url'] }] });
+    expect((await t.agent().post('/api/download').field('url', `${fx.url}/clip.mp4`)).status).toBe(401);
   });
 });
 

@@ -11,7 +11,7 @@ import { addVideo } from '../fixtures/videos.js';
  *   assigned  – assigned by the admin to expert A (frames extracted)
  *   claimedB  – claimed by expert B
  *   loose     – nobody's
- *   sample    – the bundled sample (everyone's)
+ *   sample    – the bundled sample: a library video like any other (assigned to expert A here)
  *   partial   – a first download still running (listed nowhere)
  */
 let tmp: string;
@@ -47,6 +47,7 @@ beforeAll(async () => {
   expertB = await loginExpert(t.agent(), famB.expert.code);
   childA = await loginChild(t.agent(), famA);
   expect((await admin.post('/api/admin/videos/assignments').send({ video_id: 'assigned', expert_id: famA.expert.expert_id })).status).toBe(200);
+  expect((await admin.post('/api/admin/videos/assignments').send({ video_id: 'sample', expert_id: famA.expert.expert_id })).status).toBe(200);
   expect((await expertB.post('/api/expert/videos/claimedB/claim')).status).toBe(200);
   expect((await admin.post('/api/frames/assigned')).status).toBe(200);
 }, 60_000);
@@ -103,7 +104,7 @@ describe('GET /api/admin/videos', () => {
 });
 
 describe('GET /api/videos-list', () => {
-  it('gives the admin every video and an expert their own plus the sample, with the contract fields', async () => {
+  it('gives the admin every video and an expert their own (the sample only when it is theirs), with the contract fields', async () => {
     const all = await admin.get('/api/videos-list');
     expect(all.status).toBe(200);
     expect(ids(all.body.videos, 'id')).toEqual(['assigned', 'claimedB', 'loose', 'sample']);
@@ -112,7 +113,7 @@ describe('GET /api/videos-list', () => {
     const item = a.body.videos.find((v: { id: string }) => v.id === 'assigned');
     expect(Object.keys(item).sort()).toEqual(LIST_KEYS);
     expect(item).toMatchObject({ title: 'Assigned video', thumbnail: '/media/videos/assigned/thumbnail', duration: 3, videoUrl: '/media/videos/assigned/video' });
-    expect(ids((await expertB.get('/api/videos-list')).body.videos, 'id')).toEqual(['claimedB', 'sample']);
+    expect(ids((await expertB.get('/api/videos-list')).body.videos, 'id')).toEqual(['claimedB']);
   });
 
   it('is not for child sessions', async () => {
@@ -133,7 +134,7 @@ describe('GET /api/kids_videos', () => {
   });
 
   it('gives an expert their videos and the admin all', async () => {
-    expect(ids((await expertB.get('/api/kids_videos')).body.videos)).toEqual(['claimedB', 'sample']);
+    expect(ids((await expertB.get('/api/kids_videos')).body.videos)).toEqual(['claimedB']);
     expect((await admin.get('/api/kids_videos')).body.count).toBe(4);
     expect((await t.agent().get('/api/kids_videos')).status).toBe(401);
   });
@@ -159,7 +160,7 @@ describe('GET /api/learners/children/{child_id}/videos', () => {
 });
 
 describe('expert videos, available videos, claim and unclaim', () => {
-  it('GET /api/expert/videos: assigned and claimed videos plus the sample, with relations', async () => {
+  it('GET /api/expert/videos: assigned and claimed videos (the sample is assigned to A), with relations', async () => {
     const res = await expertA.get('/api/expert/videos');
     expect(res.status).toBe(200);
     expect(ids(res.body.videos)).toEqual(['assigned', 'sample']);
@@ -175,13 +176,13 @@ describe('expert videos, available videos, claim and unclaim', () => {
     expect((await childA.get('/api/expert/videos')).status).toBe(403);
   });
 
-  it('GET /api/expert/videos/available: unclaimed, non-sample videos', async () => {
+  it('GET /api/expert/videos/available: unclaimed videos, the sample included', async () => {
     const res = await expertA.get('/api/expert/videos/available');
-    expect(ids(res.body.videos)).toEqual(['assigned', 'loose']);
+    expect(ids(res.body.videos)).toEqual(['assigned', 'loose', 'sample']);
     expect((await childA.get('/api/expert/videos/available')).status).toBe(403);
   });
 
-  it('claim: first expert wins, the sample and unknown videos are refused; the child then sees it', async () => {
+  it('claim: first expert wins (the sample too), unknown videos are refused; the child then sees it', async () => {
     const res = await expertA.post('/api/expert/videos/loose/claim');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, video_id: 'loose', expert_id: famA.expert.expert_id });
@@ -190,7 +191,10 @@ describe('expert videos, available videos, claim and unclaim', () => {
     const other = await expertB.post('/api/expert/videos/loose/claim');
     expect(other.status).toBe(409);
     expect(other.body.error).toBe('already_claimed');
-    expect((await expertA.post('/api/expert/videos/sample/claim')).status).toBe(400);
+    // the sample is claimed like any other video; expert B's family then sees it
+    expect((await expertB.post('/api/expert/videos/sample/claim')).status).toBe(200);
+    expect(t.db.first('SELECT expert_id FROM video_claims WHERE video_id = ?', ['sample'])).toEqual({ expert_id: famB.expert.expert_id });
+    expect((await expertA.post('/api/expert/videos/sample/claim')).status).toBe(409);
     expect((await expertA.post('/api/expert/videos/nosuchvideo/claim')).status).toBe(404);
     expect((await expertA.post('/api/expert/videos/partial/claim')).status).toBe(404);
     expect((await expertA.post('/api/expert/videos/bad.id/claim')).status).toBe(400);
@@ -221,9 +225,24 @@ describe('admin assignments', () => {
     expect((await admin.post('/api/admin/videos/assignments').send(body)).body.message).toMatch(/already/);
     expect(t.db.all('SELECT expert_id FROM video_assignments WHERE video_id = ?', ['loose'])).toEqual([{ expert_id: famB.expert.expert_id }]);
     const list = await admin.get('/api/admin/videos/assignments');
-    expect(list.body.count).toBe(2);
-    expect(list.body.assignments).toContainEqual(expect.objectContaining({ ...body, title: 'Video loose', expert_name: 'Test Expert' }));
-    expect(list.body.claims).toEqual([expect.objectContaining({ video_id: 'claimedB', expert_id: famB.expert.expert_id })]);
+    // one item per downloaded video (the original service's shape), with its experts
+    const videoCount = t.db.first<{ n: number }>(`SELECT count(*) AS n FROM videos WHERE state = 'downloaded'`)!.n;
+    expect(list.body.count).toBe(videoCount);
+    expect(list.body.assignments).toHaveLength(videoCount);
+    expect(list.body.assignments).toContainEqual({
+      video_id: 'loose', title: 'Video loose', is_sample: false, claimed_by: null,
+      assigned_experts: [{ expert_id: famB.expert.expert_id, expert_name: 'Test Expert', assigned_at: expect.any(String) }],
+    });
+    const assignedRows = t.db.all<{ video_id: string; expert_id: string }>('SELECT video_id, expert_id FROM video_assignments ORDER BY video_id, expert_id');
+    const listed = list.body.assignments.flatMap((a: { video_id: string; assigned_experts: { expert_id: string }[] }) => a.assigned_experts.map((e) => ({ video_id: a.video_id, expert_id: e.expert_id })));
+    expect(listed.sort((x: { video_id: string }, y: { video_id: string }) => x.video_id.localeCompare(y.video_id))).toEqual(assignedRows);
+    expect(list.body.assignments).toContainEqual(expect.objectContaining({ video_id: 'claimedB', claimed_by: { expert_id: famB.expert.expert_id, expert_name: 'Test Expert' } }));
+    // the drop-down list of the original admin page: the same experts as GET /api/admin/experts
+    const experts = (await admin.get('/api/admin/experts')).body.experts as { expert_id: string; display_name: string; active: boolean }[];
+    expect(list.body.experts).toEqual(experts.map((e) => ({ expert_id: e.expert_id, display_name: e.display_name, is_active: e.active })));
+    expect(list.body.experts).toContainEqual({ expert_id: famB.expert.expert_id, display_name: 'Test Expert', is_active: true });
+    expect(list.body.claims).toEqual(expect.arrayContaining([expect.objectContaining({ video_id: 'claimedB', expert_id: famB.expert.expert_id })]));
+    expect(list.body.claims).toHaveLength(t.db.first<{ n: number }>('SELECT count(*) AS n FROM video_claims')!.n);
     expect(ids((await expertB.get('/api/videos-list')).body.videos, 'id')).toEqual(['claimedB', 'loose', 'sample']);
     expect((await admin.delete(`/api/admin/videos/assignments/loose/${famB.expert.expert_id}`)).status).toBe(200);
     expect((await admin.delete(`/api/admin/videos/assignments/loose/${famB.expert.expert_id}`)).status).toBe(404);
@@ -271,5 +290,42 @@ describe('media serving', () => {
     expect((await admin.get('/media/videos/nosuchvideo/video')).status).toBe(404);
     expect((await admin.get('/media/videos/partial/video')).status).toBe(404);
     for (const bad of ['..%2F..%2Fapp.sqlite', '.hidden', 'a.b', '%00x']) expect((await admin.get(`/media/videos/${bad}/video`)).status, bad).toBe(400);
+  });
+});
+
+describe('DELETE /api/admin/videos/{video_id}', () => {
+  it("removes the video, its relations and files, keeps the children's attempts, and remembers the delete", async () => {
+    const child = famA.child.child_id;
+    const saved = await childA.post('/api/save-quiz-score').send({ child_id: child, video_id: 'assigned', percentage: 80 });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect((await childA.put(`/api/quiz/checkpoints/${child}/assigned`).send({ position_seconds: 1 })).status).toBe(200);
+    expect((await expertA.delete('/api/admin/videos/assigned')).status).toBe(403);
+    expect((await childA.delete('/api/admin/videos/assigned')).status).toBe(403);
+    expect((await t.agent().delete('/api/admin/videos/assigned')).status).toBe(401);
+
+    const res = await admin.delete('/api/admin/videos/assigned');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ success: true, video_id: 'assigned', title: 'Assigned video', is_sample: false, attempts_kept: 1, checkpoints_removed: 1 });
+    expect(t.db.first('SELECT 1 AS x FROM videos WHERE id = ?', ['assigned'])).toBeUndefined();
+    expect(t.db.all('SELECT * FROM video_assignments WHERE video_id = ?', ['assigned'])).toEqual([]);
+    expect(t.db.all('SELECT * FROM review_questions WHERE video_id = ?', ['assigned'])).toEqual([]);
+    expect(t.db.first('SELECT title, is_sample FROM deleted_videos WHERE id = ?', ['assigned'])).toEqual({ title: 'Assigned video', is_sample: 0 });
+    expect(t.db.first('SELECT percentage, video_title FROM quiz_attempts WHERE id = ?', [saved.body.attempt_id])).toEqual({ percentage: 80, video_title: 'Assigned video' });
+    expect(fs.existsSync(path.join(t.dataDir, 'videos', 'assigned'))).toBe(false);
+    expect(fs.readdirSync(path.join(t.dataDir, 'videos')).filter((n) => n.startsWith('.'))).toEqual([]);
+    expect(ids((await childA.get('/api/kids_videos')).body.videos)).not.toContain('assigned');
+    expect((await childA.get(`/api/get-quiz-scores/${child}`)).body.attempts.map((a: { video_id: string }) => a.video_id)).toContain('assigned');
+    expect((await admin.delete('/api/admin/videos/assigned')).status).toBe(404);
+  });
+
+  it('refuses while a job holds the video, and bad ids', async () => {
+    t.db.run("INSERT INTO video_locks (key, kind, owner) VALUES ('video:loose', 'frames', 'test')");
+    const busy = await admin.delete('/api/admin/videos/loose');
+    expect(busy.status).toBe(409);
+    expect(busy.body).toMatchObject({ success: false, error: 'video_busy' });
+    t.db.run("DELETE FROM video_locks WHERE key = 'video:loose'");
+    expect(t.db.first('SELECT 1 AS x FROM videos WHERE id = ?', ['loose'])).toEqual({ x: 1 });
+    expect((await admin.delete('/api/admin/videos/partial')).status).toBe(409);
+    expect((await admin.delete('/api/admin/videos/..%2Fx')).status).toBe(400);
   });
 });

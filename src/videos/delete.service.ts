@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import type { Db } from '../db/database.js';
+import { conflict, notFound } from '../http/errors.js';
+import { videoDir, videosRoot } from '../pipeline/paths.js';
+import { getVideo } from './videos.repository.js';
+
+export interface DeletedVideo {
+  video_id: string;
+  title: string;
+  is_sample: boolean;
+  /** quiz attempts of this video: kept (history outlives the video, with its title) */
+  attempts_kept: number;
+  /** unfinished plays of this video: removed (there is nothing left to resume) */
+  checkpoints_removed: number;
+}
+
+/**
+ * An admin deletes a video from the library: its row goes, and with it (ON DELETE CASCADE) its
+ * assignments, claim, generated and reviewed questions and notes; a `deleted_videos` row
+ * remembers it (so the bundled sample is not re-imported on the next start). Children's quiz
+ * attempts are kept: quiz_attempts has no foreign key to videos and keeps the title. The media
+ * folder is removed only after the commit, so a failed delete never leaves a row without its
+ * files. Refused (409) while a download or frame extraction of the video runs.
+ */
+export function deleteVideo(db: Db, dataDir: string, videoId: string): DeletedVideo {
+  const result = db.transaction(() => {
+    const video = getVideo(db, videoId);
+    if (!video) throw notFound(`Video ${videoId} was not found.`, 'video_not_found');
+    const busy = db.first<{ kind: string }>('SELECT kind FROM video_locks WHERE key = ?', [`video:${videoId}`]);
+    if (busy || video.state === 'downloading') {
+      throw conflict(`"${video.title}" is busy (${busy?.kind ?? 'download'} running); delete it when that has finished.`, 'video_busy');
+    }
+    const attempts = db.first<{ n: number }>('SELECT count(*) AS n FROM quiz_attempts WHERE video_id = ?', [videoId])!.n;
+    const checkpoints = db.run('DELETE FROM quiz_checkpoints WHERE video_id = ?', [videoId]).changes;
+    db.run('DELETE FROM videos WHERE id = ?', [videoId]);
+    db.run(
+      `INSERT INTO deleted_videos (id, title, is_sample) VALUES (?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET title = excluded.title, is_sample = excluded.is_sample, deleted_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
+      [videoId, video.title, video.isSample ? 1 : 0],
+    );
+    return { video_id: videoId, title: video.title, is_sample: video.isSample, attempts_kept: attempts, checkpoints_removed: checkpoints };
+  });
+  removeMedia(dataDir, videoId);
+  return result;
+}
+
+/** Renames the folder to a dot-name first (media routes never serve it again), then removes it. */
+function removeMedia(dataDir: string, videoId: string): void {
+  const dir = videoDir(dataDir, videoId);
+  if (!fs.existsSync(dir)) return;
+  const trash = path.join(videosRoot(dataDir), `.deleted-${videoId}-${crypto.randomBytes(4).toString('hex')}`);
+  try {
+    fs.renameSync(dir, trash);
+    fs.rmSync(trash, { recursive: true, force: true });
+  } catch {
+    // the row is gone already, so nothing serves these files; a later download of the id replaces them
+  }
+}
