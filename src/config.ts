@@ -100,6 +100,12 @@ export const configSchema = z.object({
   YTDLP_PATH: z.string().default('yt-dlp'),
   FFMPEG_PATH: z.string().default('ffmpeg'),
   FFPROBE_PATH: z.string().default('ffprobe'),
+
+  // Background jobs and shutdown
+  /** downloads and frame extractions running at once (the rest wait in order); 2 suits a 2-core machine */
+  JOB_CONCURRENCY: int(2, 1, 16),
+  /** on SIGTERM/SIGINT, how long in-flight requests may finish before jobs are cancelled */
+  SHUTDOWN_DRAIN_MS: int(10_000, 0, 600_000),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;
