@@ -8,6 +8,7 @@ import { apiNotFound, errorHandler } from './http/error-handler.js';
 import { securityHeaders } from './http/security-headers.js';
 import { SqliteSessionStore } from './db/session-store.js';
 import { FEATURES } from './features.js';
+import { LocalJobQueue } from './jobs/local-queue.js';
 import type { AppContext, AppDeps } from './context.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -58,11 +59,15 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
   const upgrades = new UpgradeRegistry(sessionParser);
   const startTasks: (() => Promise<void> | void)[] = [];
   const closeTasks: (() => Promise<void> | void)[] = [];
+  const jobs = new LocalJobQueue(db, logger, { concurrency: config.JOB_CONCURRENCY });
+  const shutdown = new AbortController();
   const ctx: AppContext = {
     ...deps,
     api,
     app,
     upgrades,
+    jobs,
+    shutdownSignal: shutdown.signal,
     onStart: (t) => startTasks.push(t),
     onClose: (t) => closeTasks.push(t),
   };
@@ -73,14 +78,28 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
   app.use(errorHandler(logger));
 
   for (const task of startTasks) await task();
+  // after the start tasks (recovery, sample import): a job never races them
+  await jobs.start();
 
+  let closed: Promise<void> | undefined;
   return {
     app,
     api,
     upgrades,
     sessionParser,
-    async close() {
-      for (const task of closeTasks.reverse()) await task();
+    /**
+     * The close path, in order: long request work is told to stop (recognitions), jobs are
+     * cancelled and awaited (their process groups killed, partial files removed, final states
+     * pushed to the job sockets), then each feature's close task, last registered first
+     * (WebSocket clients get 1001). The caller closes SQLite after this resolves.
+     */
+    close() {
+      closed ??= (async () => {
+        shutdown.abort();
+        await jobs.close();
+        for (const task of closeTasks.reverse()) await task();
+      })();
+      return closed;
     },
   };
 }

@@ -134,6 +134,11 @@ export const configSchema = z.object({
   CODE_QUEUE: int(16, 0, 10_000),
   /** unprivileged user and group id the code runs as when the service runs as root */
   CODE_SANDBOX_UID: int(65534, 1, 4_294_967_294),
+  // Background jobs and shutdown
+  /** downloads and frame extractions running at once (the rest wait in order); 2 suits a 2-core machine */
+  JOB_CONCURRENCY: int(2, 1, 16),
+  /** on SIGTERM/SIGINT, how long in-flight requests may finish before jobs are cancelled */
+  SHUTDOWN_DRAIN_MS: int(10_000, 0, 600_000),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

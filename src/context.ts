@@ -4,6 +4,7 @@ import type { Db } from './db/database.js';
 import type { Logger } from './logger.js';
 import type { Api } from './http/api.js';
 import type { UpgradeRegistry } from './http/upgrade.js';
+import type { JobQueue } from './jobs/jobs.types.js';
 
 /** What createApp needs from outside: tests build their own. */
 export interface AppDeps {
@@ -21,6 +22,10 @@ export interface AppContext extends AppDeps {
   /** for routes that are not JSON API routes (pages, media files); API routes go through `api` */
   app: Express;
   upgrades: UpgradeRegistry;
+  /** background jobs (downloads, frames): features register handlers and enqueue */
+  jobs: JobQueue;
+  /** aborted when the app starts closing: long request work (recognitions) stops with it */
+  shutdownSignal: AbortSignal;
   /** work to finish before the app serves (imports, recovery); awaited by createApp */
   onStart(task: () => Promise<void> | void): void;
   /** cleanup on shutdown (cancel runs, close sockets) */

@@ -2,6 +2,7 @@ import type { AppContext } from './context.js';
 import { registerAuth } from './auth/auth.routes.js';
 import { registerAccounts } from './accounts/index.js';
 import { registerVideos } from './videos/index.js';
+import { registerJobs } from './jobs/index.js';
 import { registerQuestions } from './questions/index.js';
 import { registerQuiz } from './quiz/index.js';
 import { registerSpeech } from './speech/index.js';
@@ -16,6 +17,7 @@ export const FEATURES: ((ctx: AppContext) => void)[] = [
   registerAuth,
   registerAccounts,
   registerVideos,
+  registerJobs,
   registerQuestions,
   registerQuiz,
   registerSpeech,

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, readEnv, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { createLogger } from './logger.js';
 import { createApp } from './app.js';
+import { installShutdown, trackRequests } from './http/graceful-shutdown.js';
 
 /** Start-up: config -> database (migrate) -> app -> HTTP server + WebSocket upgrades -> listen. */
 async function main(): Promise<void> {
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
   const db = openDatabase(path.join(config.dataDir, 'app.sqlite'));
   const built = await createApp({ config, db, logger });
   const server = http.createServer(built.app);
+  const requests = trackRequests(server);
   server.on('upgrade', (req, socket, head) => built.upgrades.handle(req, socket, head));
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
@@ -40,17 +42,17 @@ async function main(): Promise<void> {
     );
   });
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    server.close();
-    server.closeAllConnections();
-    await built.close();
-    db.close();
-    process.exit(0);
-  };
+  const stop = installShutdown(
+    {
+      server,
+      drainMs: config.SHUTDOWN_DRAIN_MS,
+      closeApp: () => built.close(),
+      closeDb: () => db.close(),
+      logger,
+      exit: (code) => process.exit(code),
+    },
+    requests,
+  );
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 }

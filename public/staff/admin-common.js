@@ -1,4 +1,4 @@
-// Pieces shared by the admin video pages: the download result, frame extraction, assignments.
+// Pieces shared by the admin video pages: the download result, assignments (jobs: admin-jobs.js).
 import { api, h, listFrom } from './lib.js';
 
 /** A download result shown plainly: what happened, and on failure the error code and what to do. */
@@ -35,10 +35,6 @@ export function downloadResultView(r) {
     box.append(h('p', {}, h('a', { class: 'btn btn-small', href: `/admin/videos/${encodeURIComponent(r.video_id)}` }, 'Open this video: frames and questions →')));
   }
   return box;
-}
-
-export async function extractFrames(videoId) {
-  return api('POST', `/api/frames/${encodeURIComponent(videoId)}`);
 }
 
 /** video_id -> { assigned: [{expert_id, expert_name}], claimedBy: {expert_id, expert_name} | null }. */

@@ -1,6 +1,7 @@
 // /admin/videos/{id}: frames, live question generation over the WebSocket, submit, assign.
 import { api, bindForm, h, $, listFrom, busy, say, toast, formatSeconds, actionButton } from './lib.js';
-import { extractFrames, loadAssignments } from './admin-common.js';
+import { loadAssignments } from './admin-common.js';
+import { jobPanel, startJob, watchJob } from './admin-jobs.js';
 import { generatedList, segmentBox, segmentTitle } from './questions-view.js';
 import { loadManifest, frameStrip } from './frames.js';
 
@@ -30,9 +31,17 @@ $('#extract').addEventListener('click', (ev) =>
     const out = $('#frames-result');
     say(out, 'Extracting frames…', 'info');
     try {
-      const r = await extractFrames(videoId);
-      say(out, r.message || `${r.count} frames extracted.`, r.success === false ? 'bad' : 'ok');
-      toast(r.message || 'Frames extracted.');
+      // a job: its progress bar and Cancel button stay here while ffmpeg runs
+      const jobId = await startJob(`/api/frames/${enc}`);
+      const panel = jobPanel(jobId, 'Extracting frames');
+      out.replaceChildren(panel.el);
+      const job = await watchJob(jobId, panel.update);
+      if (job.state === 'succeeded') {
+        say(out, job.result.message || `${job.result.count} frames extracted.`, 'ok');
+        toast(job.result.message || 'Frames extracted.');
+      } else {
+        say(out, job.error || 'Frame extraction failed.', 'bad');
+      }
       await showFrames();
     } catch (err) {
       say(out, err.message, 'bad');

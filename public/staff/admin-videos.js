@@ -1,6 +1,7 @@
 // /admin: download a video by link; the library with frames/questions state and quick actions.
 import { api, bindForm, h, $, listFrom, actionButton, toast, formatSeconds } from './lib.js';
-import { downloadResultView, extractFrames, loadAssignments, whoHas } from './admin-common.js';
+import { downloadResultView, loadAssignments, whoHas } from './admin-common.js';
+import { activeJobs, downloadResultOfJob, jobPanel, startJob, watchJob } from './admin-jobs.js';
 
 const form = $('#download-form');
 const result = $('#download-result');
@@ -14,10 +15,14 @@ bindForm(form, async (values) => {
     form.elements.url.focus();
     return false;
   }
-  result.replaceChildren(h('p', { class: 'msg msg-info' }, 'Downloading… this can take a few minutes for a long video. You can stay on this page.'));
+  // The download runs as a job: its progress bar and Cancel button show here while it runs.
   let r;
   try {
-    r = await api('POST', '/api/download', { url }, { form: true });
+    const jobId = await startJob('/api/download', { url }, { form: true });
+    form.reset();
+    const panel = jobPanel(jobId, `Downloading ${url}`);
+    result.replaceChildren(panel.el);
+    r = downloadResultOfJob(await watchJob(jobId, panel.update));
   } catch (err) {
     // A refused request (bad link, already downloading) still carries a readable body.
     r = { success: false, message: err.message, ...err.body };
@@ -68,9 +73,12 @@ function row(v, experts) {
         { class: 'row' },
         h('a', { class: 'btn btn-small', href }, v.has_frames ? 'Questions' : 'Open'),
         !v.has_frames &&
-          actionButton('Extract frames', async () => {
-            const r = await extractFrames(v.video_id);
-            toast(r.message || `${r.count} frames extracted.`);
+          actionButton('Extract frames', async (button) => {
+            const jobId = await startJob(`/api/frames/${encodeURIComponent(v.video_id)}`);
+            const panel = jobPanel(jobId, 'Extracting frames');
+            button.after(panel.el);
+            const job = await watchJob(jobId, panel.update);
+            toast(job.state === 'succeeded' ? job.result.message : `Frames: ${job.error}`, job.state === 'succeeded' ? 'ok' : 'bad');
             await load();
           }),
       ),
@@ -78,4 +86,18 @@ function row(v, experts) {
   );
 }
 
+/** Jobs that were already running when the page opened (another tab, a reload) get their own panel. */
+async function showRunningJobs() {
+  const box = $('#running-jobs');
+  const jobs = await activeJobs();
+  box.hidden = jobs.length === 0;
+  for (const job of jobs) {
+    const panel = jobPanel(job.job_id, job.kind === 'download' ? `Downloading ${job.input?.url ?? ''}` : `Extracting frames of ${job.video_id}`);
+    panel.update(job);
+    $('#running-jobs-list').append(panel.el);
+    watchJob(job.job_id, panel.update).then(() => load());
+  }
+}
+
 load().catch((err) => toast(err.message, 'bad'));
+showRunningJobs().catch((err) => toast(err.message, 'bad'));

@@ -23,8 +23,8 @@ export class ApiError extends Error {
 }
 
 /** Calls the JSON API with the session cookie. Throws ApiError for any non-2xx answer. */
-export async function api(method, url, body, { form = false } = {}) {
-  const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json' } };
+export async function api(method, url, body, { form = false, headers = {} } = {}) {
+  const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json', ...headers } };
   if (body !== undefined) {
     if (form) {
       init.headers['Content-Type'] = 'application/x-www-form-urlencoded';

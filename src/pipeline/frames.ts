@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import { runProcess } from './process-runner.js';
 import { writeAtomic } from './files.js';
+import { FfmpegProgressParser } from './progress.js';
 import { FRAMES_CSV, FRAMES_JSON, framesDir } from './paths.js';
 import { formatClock, subtitleAt, type Cue } from './subtitles.js';
 
@@ -45,6 +46,10 @@ export function frameArgs(videoFile: string, outDir: string): string[] {
     '-nostdin',
     '-loglevel',
     'error',
+    // machine-readable progress on stdout (out_time_us …), no stats line on stderr
+    '-progress',
+    'pipe:1',
+    '-nostats',
     '-y',
     '-i',
     videoFile,
@@ -70,11 +75,22 @@ export interface FrameRunOptions {
   logger?: Logger;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** the video's length, for progress */
+  durationSeconds?: number;
+  /** 0..1 of the video read so far */
+  onProgress?: (fraction: number) => void;
 }
 
 /** Runs ffmpeg into `outDir` (which must exist and be empty); returns the frame file names in order. */
 export async function runFrameExtraction(o: FrameRunOptions, videoFile: string, outDir: string): Promise<string[]> {
-  await runProcess(o.ffmpeg, frameArgs(videoFile, outDir), { timeoutMs: o.timeoutMs, signal: o.signal, logger: o.logger });
+  const parser = new FfmpegProgressParser(o.durationSeconds ?? 0);
+  const onStdoutLine = o.onProgress
+    ? (line: string) => {
+        const f = parser.push(line);
+        if (f !== undefined) o.onProgress!(f);
+      }
+    : undefined;
+  await runProcess(o.ffmpeg, frameArgs(videoFile, outDir), { timeoutMs: o.timeoutMs, signal: o.signal, logger: o.logger, onStdoutLine });
   return listFrameFiles(outDir);
 }
 

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../logger.js';
 
@@ -24,6 +25,8 @@ export interface RunOptions {
   stderrTailBytes?: number;
   /** called with each complete stderr line (progress parsing) */
   onStderrLine?: (line: string) => void;
+  /** called with each complete stdout line (yt-dlp's --newline progress, ffmpeg's -progress pipe:1) */
+  onStdoutLine?: (line: string) => void;
   /** arguments to show as [redacted] in logs and error messages */
   secretArgs?: string[];
 }
@@ -87,8 +90,11 @@ export const BINARIES: Record<string, { debianPackage: string; setting?: string 
 };
 
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
-/** after SIGTERM, how long a process gets before SIGKILL */
-const KILL_GRACE_MS = 2000;
+/** after SIGTERM, how long a process group gets before SIGKILL */
+export const KILL_GRACE_MS = 2000;
+/** after SIGKILL, how long to wait for the group to be gone before giving up on it (a process stuck in the kernel) */
+const AFTER_KILL_WAIT_MS = 2000;
+const GROUP_POLL_MS = 50;
 
 export function runProcess(cmd: string, args: readonly string[], opts: RunOptions = {}): Promise<RunResult> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -122,12 +128,17 @@ export function runProcess(cmd: string, args: readonly string[], opts: RunOption
     let settled = false;
     let killTimer: NodeJS.Timeout | undefined;
 
+    let killedAt = 0;
+    // The group gets SIGTERM, then SIGKILL after the grace period. The timer is not unref'd:
+    // during a shutdown it keeps the server alive until the group is really gone, and the
+    // promise settles only then (see 'close'), so the caller removes partial files after the
+    // last writer has died. The leader may have exited already while its children live on.
     const kill = (why: ProcessFailure) => {
-      if (failure || child.exitCode !== null) return;
+      if (failure || settled) return;
       failure = why;
+      killedAt = Date.now();
       signalGroup(child.pid, 'SIGTERM');
       killTimer = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
-      killTimer.unref();
     };
     const timer = setTimeout(() => kill('timeout'), timeoutMs);
     timer.unref();
@@ -143,6 +154,7 @@ export function runProcess(cmd: string, args: readonly string[], opts: RunOption
       fn();
     };
 
+    let outLineBuf = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       outBytes += chunk.length;
       if (outBytes > maxStdout) {
@@ -150,6 +162,12 @@ export function runProcess(cmd: string, args: readonly string[], opts: RunOption
         return;
       }
       out.push(chunk);
+      if (opts.onStdoutLine) {
+        outLineBuf = (outLineBuf + chunk.toString('utf8')).slice(-64 * 1024);
+        const lines = outLineBuf.split(/\r?\n|\r/);
+        outLineBuf = lines.pop() ?? '';
+        for (const line of lines) if (line) opts.onStdoutLine(line);
+      }
     });
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (chunk: string) => {
@@ -180,7 +198,8 @@ export function runProcess(cmd: string, args: readonly string[], opts: RunOption
       });
     });
 
-    child.on('close', (code, sig) => {
+    child.on('close', async (code, sig) => {
+      if (failure && !settled) await groupGone(child.pid, killedAt + KILL_GRACE_MS + AFTER_KILL_WAIT_MS, opts.logger);
       finish(() => {
         const stdout = Buffer.concat(out);
         const durationMs = Date.now() - started;
@@ -216,6 +235,49 @@ export function lastLines(text: string, n: number): string {
 function displayArgs(args: readonly string[], secrets: string[] | undefined): string[] {
   if (!secrets?.length) return [...args];
   return args.map((a) => (secrets.includes(a) ? '[redacted]' : a));
+}
+
+/**
+ * Resolves when no live process is left in the group (zombies waiting for a reaper count as
+ * gone: they run nothing and hold no files), or at `deadline`.
+ */
+async function groupGone(pgid: number | undefined, deadline: number, logger: Logger | undefined): Promise<void> {
+  if (!pgid) return;
+  while (groupAlive(pgid)) {
+    if (Date.now() >= deadline) {
+      logger?.warn({ pgid }, 'a process group survived SIGKILL');
+      return;
+    }
+    await new Promise((r) => setTimeout(r, GROUP_POLL_MS));
+  }
+}
+
+/** Whether a process of group `pgid` still runs: /proc on Linux, else a signal 0 probe. */
+export function groupAlive(pgid: number): boolean {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ')'
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
+  }
+  return false;
 }
 
 function signalGroup(pid: number | undefined, sig: NodeJS.Signals): void {

@@ -9,6 +9,8 @@
  *                 subtitle failure as fatal, and for us it is only a warning.
  * Flags: https://github.com/yt-dlp/yt-dlp#usage-and-options
  */
+import { YTDLP_PROGRESS_TEMPLATE } from './progress.js';
+
 export type AuthSource = 'browser' | 'cookiefile' | 'none';
 
 export interface AuthChoice {
@@ -102,6 +104,9 @@ export function downloadArgs(o: YtdlpOptions, infoFile: string, dir: string, wit
     'video.%(ext)s',
   ];
   if (withThumbnail) args.push('--write-thumbnail', '--output', 'thumbnail:thumbnail.%(ext)s');
+  // progress back on for this step (a later --progress beats the common --no-progress), one
+  // line per report in our own format, parsed by pipeline/progress.ts
+  args.push('--progress', '--newline', '--progress-template', YTDLP_PROGRESS_TEMPLATE);
   return args;
 }
 

@@ -19,6 +19,7 @@ export const DOWNLOAD_ERROR_CODES = [
   'video_file_missing',
   'invalid_container',
   'download_failed',
+  'cancelled',
 ] as const;
 export type DownloadErrorCode = (typeof DOWNLOAD_ERROR_CODES)[number];
 
@@ -48,6 +49,7 @@ export const RECOVERY_HINTS: Record<DownloadErrorCode, string> = {
   video_file_missing: 'yt-dlp finished without writing a video file. Update yt-dlp (YTDLP_PATH) and try again.',
   invalid_container: 'The downloaded file is not a playable MP4 and could not be repaired with ffmpeg. Try again, or update yt-dlp and ffmpeg.',
   download_failed: 'The download failed. Try again; if it keeps failing, update yt-dlp (YTDLP_PATH) and read the server log for details.',
+  cancelled: 'The download was stopped before it finished (by the admin, or because the server shut down); start it again.',
 };
 
 const MESSAGES: Record<DownloadErrorCode, string> = {
@@ -66,6 +68,7 @@ const MESSAGES: Record<DownloadErrorCode, string> = {
   video_file_missing: 'The download finished but no video file was written.',
   invalid_container: 'The downloaded file is not a valid, playable video.',
   download_failed: 'The download failed.',
+  cancelled: 'The download was cancelled.',
 };
 
 const RULES: [DownloadErrorCode, RegExp][] = [

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import { BinaryMissingError, ProcessError, lastLines, runProcess } from './process-runner.js';
 import { writeAtomic } from './files.js';
+import { YtdlpProgressTracker } from './progress.js';
 import { downloadArgs, probeArgs, subtitleArgs, type AuthChoice, type AuthSource, type YtdlpOptions } from './ytdlp-args.js';
 import { classified, classifyYtdlpError, worthAnotherAuthSource, worthAnotherPlayerClient, type ClassifiedError } from './ytdlp-errors.js';
 
@@ -22,6 +23,8 @@ export interface YtdlpSettings {
   timeoutMs: number;
   logger?: Logger;
   signal?: AbortSignal;
+  /** 0..1 for the whole download (probe, media, subtitles) with a short text */
+  onProgress?: (fraction: number, message: string) => void;
 }
 
 /**
@@ -43,6 +46,8 @@ export const videoInfoSchema = z
     thumbnails: z.array(z.unknown()).nullish(),
     subtitles: z.record(z.string(), z.unknown()).nullish(),
     automatic_captions: z.record(z.string(), z.unknown()).nullish(),
+    /** the streams the format selector picked when they are fetched apart (video + audio) */
+    requested_formats: z.array(z.unknown()).nullish(),
   })
   .loose();
 export type VideoInfo = z.infer<typeof videoInfoSchema>;
@@ -130,6 +135,9 @@ export async function ytdlpDownload(
   throw failure ?? new DownloadFailure(classified('download_failed'));
 }
 
+const PROBE_SHARE = 0.05;
+const MEDIA_END = 0.9;
+
 async function attempt(
   s: YtdlpSettings,
   o: YtdlpOptions,
@@ -138,8 +146,17 @@ async function attempt(
   deadline: number,
   onInfo: (info: VideoInfo) => void | Promise<void>,
 ): Promise<Omit<YtdlpDownload, 'authSource' | 'playerClients'>> {
-  const run = (args: string[]) =>
-    runProcess(s.ytdlp, args, { timeoutMs: Math.max(1000, deadline - Date.now()), signal: s.signal, logger: s.logger, maxStdoutBytes: 64 * 1024 * 1024 });
+  const run = (args: string[], onLine?: (line: string) => void) =>
+    runProcess(s.ytdlp, args, {
+      timeoutMs: Math.max(1000, deadline - Date.now()),
+      signal: s.signal,
+      logger: s.logger,
+      maxStdoutBytes: 64 * 1024 * 1024,
+      onStdoutLine: onLine,
+      onStderrLine: onLine,
+    });
+  const report = s.onProgress ?? (() => undefined);
+  report(0, 'Looking the video up');
 
   const probe = await run(probeArgs(o, url));
   const raw = probe.stdout.toString('utf8');
@@ -156,7 +173,14 @@ async function attempt(
   const infoFile = path.join(dir, 'source.info.json');
   writeAtomic(infoFile, raw);
   const hasThumbnail = Boolean(info.thumbnail || info.thumbnails?.length);
-  await run(downloadArgs(o, infoFile, dir, hasThumbnail));
+  // the probe is the first 5 %, the media files up to 90 %, subtitles and checks the rest
+  const tracker = new YtdlpProgressTracker(Math.max(1, info.requested_formats?.length ?? 1));
+  report(PROBE_SHARE, 'Downloading');
+  await run(downloadArgs(o, infoFile, dir, hasThumbnail), (line) => {
+    const f = tracker.push(line);
+    if (f !== undefined) report(PROBE_SHARE + (MEDIA_END - PROBE_SHARE) * f, 'Downloading');
+  });
+  report(MEDIA_END, 'Fetching subtitles');
   const videoFile = findOutput(dir, /^video\.(?!(?:part|ytdl|json|vtt|srt|temp)$)[a-z0-9_]+$/i);
   if (!videoFile) throw new DownloadFailure(classified('video_file_missing'));
   const thumbnailFile = findOutput(dir, /^thumbnail\.(?:jpe?g|png|webp|gif)$/i);
@@ -212,7 +236,7 @@ function toFailure(err: unknown, authSource: AuthSource, clients: string[]): Dow
   if (err instanceof BinaryMissingError) return new DownloadFailure(classified('binary_missing', err.message), authSource, clients);
   if (err instanceof ProcessError) {
     if (err.kind === 'timeout') return new DownloadFailure(classified('timeout'), authSource, clients);
-    if (err.kind === 'aborted') return new DownloadFailure(classified('download_failed', 'The download was cancelled.'), authSource, clients);
+    if (err.kind === 'aborted') return new DownloadFailure(classified('cancelled'), authSource, clients);
     const errorLine = lastLines(err.stderr.split('\n').filter((l) => /ERROR|Error:/.test(l)).join('\n'), 1);
     return new DownloadFailure(classifyYtdlpError(err.stderr), authSource, clients, (errorLine || lastLines(err.stderr, 1)).slice(0, 300));
   }

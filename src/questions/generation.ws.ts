@@ -1,8 +1,7 @@
-import type { IncomingMessage } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AppContext } from '../context.js';
 import type { Providers } from '../ai/providers.js';
-import { rejectUpgrade } from '../http/upgrade.js';
+import { closeSockets, rejectUpgrade, sameOrigin } from '../http/upgrade.js';
 import { VIDEO_ID_RE } from '../http/ids.js';
 import { generationRequestSchema, type GenerationEvent } from './generation.schema.js';
 import { RunRefused, runGeneration } from './generation.service.js';
@@ -100,23 +99,6 @@ export function registerGenerationSocket(ctx: AppContext, providers: Providers):
 
   ctx.onClose(async () => {
     for (const c of running.values()) c.abort();
-    for (const client of wss.clients) client.terminate();
-    await new Promise<void>((resolve) => wss.close(() => resolve()));
+    await closeSockets(wss);
   });
-}
-
-/**
- * Browsers always send Origin on WebSocket handshakes; a page from another site must not drive
- * an admin's session (cross-site WebSocket hijacking). Non-browser clients send none.
- */
-function sameOrigin(req: IncomingMessage): boolean {
-  const origin = req.headers.origin;
-  if (!origin) return true;
-  const forwarded = req.headers['x-forwarded-host'];
-  const hosts = [req.headers.host, ...(typeof forwarded === 'string' ? forwarded.split(',').map((h) => h.trim()) : [])];
-  try {
-    return hosts.includes(new URL(origin).host);
-  } catch {
-    return false;
-  }
 }

@@ -57,7 +57,7 @@ export function registerSpeech(ctx: AppContext): void {
       },
     },
     async ({ body }, _req, res) => {
-      const abort = abortOnClose(res);
+      const abort = abortOnClose(res, ctx.shutdownSignal);
       return tts.synthesize(body, abort.signal);
     },
   );
@@ -82,7 +82,7 @@ export function registerSpeech(ctx: AppContext): void {
     async ({ body, auth }, req, res) => {
       const file = req.file!;
       const context = transcriber.contextFor(auth, body.video_id, body.segment_start);
-      const abort = abortOnClose(res);
+      const abort = abortOnClose(res, ctx.shutdownSignal);
       try {
         return await transcriber.transcribe({ path: file.path, originalName: file.originalname, mimeType: file.mimetype }, context, abort.signal, principalKey(auth));
       } finally {
@@ -93,11 +93,18 @@ export function registerSpeech(ctx: AppContext): void {
   );
 }
 
-/** Stops provider calls and child processes when the client goes away before the answer. */
-function abortOnClose(res: Response): AbortController {
+/**
+ * Stops provider calls and child processes when the client goes away before the answer, or
+ * when the server shuts down (after its drain time: recognitions must not outlive SQLite).
+ */
+function abortOnClose(res: Response, shutdown: AbortSignal): AbortController {
   const abort = new AbortController();
+  const onShutdown = () => abort.abort();
   res.on('close', () => {
+    shutdown.removeEventListener('abort', onShutdown);
     if (!res.writableFinished) abort.abort();
   });
+  if (shutdown.aborted) abort.abort();
+  else shutdown.addEventListener('abort', onShutdown, { once: true });
   return abort;
 }

@@ -37,10 +37,14 @@ export interface DownloadDeps {
   db: Db;
   logger: Logger;
   signal?: AbortSignal;
+  /** 0..1 with a short text, as yt-dlp reports it */
+  onProgress?: (fraction: number, message: string) => void;
+  /** the local video id, as soon as yt-dlp's probe tells it */
+  onVideo?: (videoId: string) => void;
 }
 
 /** HTTP status for each failure (the body is the download result either way). */
-const STATUS: Partial<Record<DownloadErrorCode, number>> = { invalid_url: 400, download_in_progress: 409, binary_missing: 503, timeout: 504 };
+const STATUS: Partial<Record<DownloadErrorCode, number>> = { invalid_url: 400, download_in_progress: 409, cancelled: 409, binary_missing: 503, timeout: 504 };
 export const downloadStatus = (r: DownloadResult): number => (r.success ? 200 : (STATUS[r.error_code as DownloadErrorCode] ?? 502));
 
 /**
@@ -52,7 +56,7 @@ export async function downloadVideo(deps: DownloadDeps, rawUrl: string): Promise
   const { config, db } = deps;
   const log = deps.logger.child({ module: 'download' });
   const checked = checkDownloadUrl(rawUrl, config.DOWNLOAD_EXTRA_HOSTS);
-  if (!checked.ok) return { success: false, message: `This link cannot be downloaded: ${checked.reason}`, error_code: 'invalid_url', recovery_hint: URL_HINT };
+  if (!checked.ok) return invalidUrlResult(checked.reason);
 
   const locks: HeldLock[] = [];
   const take = (key: string) => {
@@ -76,6 +80,7 @@ export async function downloadVideo(deps: DownloadDeps, rawUrl: string): Promise
       const id = localVideoId(info, checked.platform);
       if (videoId === id) return; // a retry with another player client
       videoId = id;
+      deps.onVideo?.(id);
       if (!locks.some((l) => l.key === `video:${id}`)) take(`video:${id}`);
       insertedRow = insertDownloading(db, { id, title: info.title, sourceUrl: checked.url });
     };
@@ -91,6 +96,7 @@ export async function downloadVideo(deps: DownloadDeps, rawUrl: string): Promise
         timeoutMs: config.DOWNLOAD_TIMEOUT_MS,
         logger: log,
         signal: deps.signal,
+        onProgress: deps.onProgress,
       },
       checked.url,
       checked.platform,
@@ -98,6 +104,7 @@ export async function downloadVideo(deps: DownloadDeps, rawUrl: string): Promise
       onInfo,
     );
     const id = videoId!;
+    deps.onProgress?.(0.95, 'Checking the video');
     const result = await finishDownload(deps, tools, id, checked.url, dl);
     log.info({ videoId: id, auth: dl.authSource, clients: dl.playerClients }, 'video downloaded');
     return result;
@@ -123,6 +130,11 @@ export async function downloadVideo(deps: DownloadDeps, rawUrl: string): Promise
     removeQuietly(workDir);
     for (const l of locks) releaseLock(db, l);
   }
+}
+
+/** The body for a link that fails the allow-list (also answered before a job is queued). */
+export function invalidUrlResult(reason: string): DownloadResult {
+  return { success: false, message: `This link cannot be downloaded: ${reason}`, error_code: 'invalid_url', recovery_hint: URL_HINT };
 }
 
 async function finishDownload(deps: DownloadDeps, tools: MediaTools, id: string, sourceUrl: string, dl: YtdlpDownload): Promise<DownloadResult> {
@@ -220,7 +232,7 @@ function mediaFailure(err: unknown): DownloadFailure | undefined {
   if (err instanceof BinaryMissingError) return new DownloadFailure(classified('binary_missing', err.message));
   if (err instanceof ProcessError) {
     if (err.kind === 'timeout') return new DownloadFailure(classified('timeout'));
-    if (err.kind === 'aborted') return new DownloadFailure(classified('download_failed', 'The download was cancelled.'));
+    if (err.kind === 'aborted') return new DownloadFailure(classified('cancelled'));
     return new DownloadFailure(classified('invalid_container', `ffmpeg could not process the downloaded file: ${err.message}`));
   }
   return undefined;

@@ -9,13 +9,15 @@ import { buildManifest, runFrameExtraction, writeManifests, type FrameManifest }
 import { framesDir, videoDir, videoFile } from '../pipeline/paths.js';
 import { BinaryMissingError, ProcessError } from '../pipeline/process-runner.js';
 import { parseVtt, type Cue } from '../pipeline/subtitles.js';
-import { getVideo, releaseLock, setFrameCount, tryLock } from './videos.repository.js';
+import { getVideo, releaseLock, setFrameCount, tryLock, type Video } from './videos.repository.js';
 
 export interface FrameDeps {
   config: Config;
   db: Db;
   logger: Logger;
   signal?: AbortSignal;
+  /** 0..1 of the video read by ffmpeg */
+  onProgress?: (fraction: number) => void;
 }
 
 export interface FrameExtraction {
@@ -37,11 +39,7 @@ export interface FrameExtraction {
 export async function extractFrames(deps: FrameDeps, videoId: string): Promise<FrameExtraction> {
   const { config, db } = deps;
   const log = deps.logger.child({ module: 'frames' });
-  const video = getVideo(db, videoId);
-  if (!video) throw notFound(`Video ${videoId} was not found.`, 'video_not_found');
-  if (video.state !== 'downloaded' || !video.videoFile) throw conflict('This video is still downloading; extract its frames when the download has finished.', 'video_not_ready');
-  const source = videoFile(config.dataDir, videoId, video.videoFile);
-  if (!fs.existsSync(source)) throw notFound('The video file is missing on the server; download the video again.', 'video_file_missing');
+  const { video, source } = frameSource(deps, videoId);
 
   const lock = tryLock(db, `video:${videoId}`, 'frames');
   if (!lock.ok) {
@@ -56,7 +54,11 @@ export async function extractFrames(deps: FrameDeps, videoId: string): Promise<F
   try {
     fs.mkdirSync(tmpDir, { recursive: true });
     const timeoutMs = 10 * 60_000 + Math.ceil(video.durationSeconds) * 3000;
-    const names = await runFrameExtraction({ ffmpeg: config.FFMPEG_PATH, logger: log, signal: deps.signal, timeoutMs }, source, tmpDir);
+    const names = await runFrameExtraction(
+      { ffmpeg: config.FFMPEG_PATH, logger: log, signal: deps.signal, timeoutMs, durationSeconds: video.durationSeconds, onProgress: deps.onProgress },
+      source,
+      tmpDir,
+    );
     if (names.length === 0) throw new AppError(422, 'no_frames', 'ffmpeg produced no frames: the video has no pictures.');
     const manifest = buildManifest(videoId, names, readCues(config.dataDir, videoId, video.subtitleFile, log));
     writeManifests(tmpDir, manifest);
@@ -79,6 +81,19 @@ export async function extractFrames(deps: FrameDeps, videoId: string): Promise<F
     removeQuietly(oldDir);
     releaseLock(db, lock.lock);
   }
+}
+
+/**
+ * The video and its file, or the AppError that says why frames cannot be extracted (also
+ * checked before a frames job is queued): 404 unknown video or missing file, 409 still downloading.
+ */
+export function frameSource(deps: Pick<FrameDeps, 'config' | 'db'>, videoId: string): { video: Video; source: string } {
+  const video = getVideo(deps.db, videoId);
+  if (!video) throw notFound(`Video ${videoId} was not found.`, 'video_not_found');
+  if (video.state !== 'downloaded' || !video.videoFile) throw conflict('This video is still downloading; extract its frames when the download has finished.', 'video_not_ready');
+  const source = videoFile(deps.config.dataDir, videoId, video.videoFile);
+  if (!fs.existsSync(source)) throw notFound('The video file is missing on the server; download the video again.', 'video_file_missing');
+  return { video, source };
 }
 
 function readCues(dataDir: string, videoId: string, subtitleFile: string | null, log: Logger): Cue[] {

@@ -7,22 +7,22 @@ import { registerAssignmentRoutes } from './assignments.routes.js';
 import { registerLibraryRoutes } from './library.routes.js';
 import { registerMediaRoutes } from './media.routes.js';
 import { registerPipelineRoutes } from './pipeline.routes.js';
+import { registerPipelineJobs } from './pipeline.jobs.js';
 import { clearLocks, removeInterruptedDownloads } from './videos.repository.js';
 
 /** Videos: download and frames (admin), the lists every role sees, assignments and claims, media files. */
 export function registerVideos(ctx: AppContext): void {
-  // cancels running downloads and extractions when the server shuts down
-  const shutdown = new AbortController();
-  registerPipelineRoutes(ctx, shutdown.signal);
+  // downloads and extractions run as jobs: ctx.jobs cancels them when the server shuts down
+  registerPipelineJobs(ctx);
+  registerPipelineRoutes(ctx);
   registerLibraryRoutes(ctx);
   registerAssignmentRoutes(ctx);
   registerMediaRoutes(ctx);
   ctx.onStart(() => recoverAfterRestart(ctx));
-  ctx.onClose(() => shutdown.abort());
 }
 
 /**
- * No job survives the process: forget their locks, drop rows of first downloads that never
+ * No job survives the process (the job queue marks the ones left running failed): forget their locks, drop rows of first downloads that never
  * finished, and sweep temp dirs (downloads in `videos/.incoming*`, frames in `videos/<id>/.frames*`).
  */
 function recoverAfterRestart(ctx: AppContext): void {

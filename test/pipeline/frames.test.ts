@@ -18,7 +18,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 describe('frameArgs', () => {
   it('is one ffmpeg pass: video stream only, fps=1 rounded up from t=0, JPEGs numbered from 0', () => {
     expect(frameArgs('/d/video.mp4', '/d/out')).toEqual([
-      '-hide_banner', '-nostdin', '-loglevel', 'error', '-y',
+      '-hide_banner', '-nostdin', '-loglevel', 'error', '-progress', 'pipe:1', '-nostats', '-y',
       '-i', '/d/video.mp4',
       '-map', '0:v:0', '-an', '-sn', '-dn',
       '-vf', "fps=fps=1:round=up:start_time=0,scale=-2:'min(720,ih)'",
@@ -31,8 +31,16 @@ describe('runFrameExtraction on a 60 s clock video', () => {
   it('gives 60 frames, and frame k is the picture at t = k s', async () => {
     const out = path.join(tmp, 'out60');
     fs.mkdirSync(out);
-    const files = await runFrameExtraction({ ffmpeg: 'ffmpeg' }, clock60, out);
+    const reports: number[] = [];
+    const files = await runFrameExtraction({ ffmpeg: 'ffmpeg', durationSeconds: 60, onProgress: (f) => reports.push(f) }, clock60, out);
     expect(files).toHaveLength(60);
+    // ffmpeg's own -progress output: never backwards, within 0..1, ending at 1 (progress=end)
+    expect(reports.length).toBeGreaterThan(0);
+    expect(reports.at(-1)).toBe(1);
+    reports.forEach((f, i) => {
+      expect(f).toBeGreaterThanOrEqual(i === 0 ? 0 : reports[i - 1]!);
+      expect(f).toBeLessThanOrEqual(1);
+    });
     expect(files[0]).toBe('frame_00000.jpg');
     expect(files[59]).toBe('frame_00059.jpg');
     const means = frameHalfMeans(out, 64, 48);

@@ -72,6 +72,41 @@ describe('runProcess', () => {
     expect((again as ProcessError).kind).toBe('aborted');
   });
 
+  it('escalates to SIGKILL for a group that ignores SIGTERM, and settles only when the group is gone', async () => {
+    // the leader exits on SIGTERM; its child ignores SIGTERM and holds none of our pipes, so the
+    // leader's exit alone would let it live on (what happened to a detached yt-dlp before)
+    const ac = new AbortController();
+    // the inner shell prints its pid once SIGTERM is ignored, then becomes `sleep` (same pid)
+    const script = `sh -c 'trap "" TERM; echo $$; exec sleep 60 </dev/null >/dev/null 2>&1' & wait`;
+    let pid = 0;
+    const p = runProcess('/bin/sh', ['-c', script], {
+      signal: ac.signal,
+      onStdoutLine: (line) => {
+        pid = Number(line);
+        ac.abort();
+      },
+    });
+    const err = await p.catch((e: unknown) => e);
+    expect((err as ProcessError).kind).toBe('aborted');
+    expect(pid).toBeGreaterThan(0);
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it('kills a leader that ignores SIGTERM too', async () => {
+    const ac = new AbortController();
+    const p = runProcess('/bin/sh', ['-c', 'trap "" TERM; echo ready; while :; do sleep 1; done'], { signal: ac.signal, onStdoutLine: () => ac.abort() });
+    const err = await p.catch((e: unknown) => e);
+    expect((err as ProcessError).kind).toBe('aborted');
+    expect((err as ProcessError).stdout.toString()).toBe('ready\n');
+  });
+
+  it('reports stdout lines as they come', async () => {
+    const lines: string[] = [];
+    await runProcess(node, ['-e', 'process.stdout.write("a=1\\nb=2\\r\\nc=3")'], { onStdoutLine: (l) => lines.push(l) });
+    // the last line has no newline: it is not complete, so it is not reported
+    expect(lines).toEqual(['a=1', 'b=2']);
+  });
+
   it('refuses output beyond maxStdoutBytes', async () => {
     const err = await runProcess(node, ['-e', 'process.stdout.write("y".repeat(100000))'], { maxStdoutBytes: 1000 }).catch((e: unknown) => e);
     expect((err as ProcessError).kind).toBe('output_too_large');

@@ -80,6 +80,10 @@ describe('yt-dlp argument builders', () => {
       '--write-thumbnail',
       '--output',
       'thumbnail:thumbnail.%(ext)s',
+      '--progress',
+      '--newline',
+      '--progress-template',
+      'download:kvq-progress %(progress.status)s %(progress.downloaded_bytes)s %(progress.total_bytes)s %(progress.total_bytes_estimate)s %(progress.fragment_index)s %(progress.fragment_count)s',
     ]);
     expect(downloadArgs(platform, '/w/i.json', '/w', false)).not.toContain('--write-thumbnail');
   });
