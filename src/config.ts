@@ -42,6 +42,8 @@ export const configSchema = z.object({
   SKIP_PREVENTION: bool(true),
   /** Longest spoken answer the player records, in seconds (served by GET /api/config). */
   ANSWER_TIME_LIMIT_SECONDS: int(15, 3, 120),
+  /** Speak the companions' fixed lines into DATA_DIR/voice-lines/ in the background at start (else on first use). */
+  VOICE_PRERENDER: bool(true),
 
   // AI providers
   QUESTION_PROVIDER: z.enum(['auto', 'builtin', 'openai', 'anthropic', 'gemini']).default('auto'),

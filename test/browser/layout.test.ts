@@ -117,6 +117,15 @@ describe('layout at seven viewports', () => {
       await page.click(`.kcard-video[data-video-id="${videoId}"]`);
       await page.waitForSelector('#player[data-state="ready"]', { timeout: 30_000 });
       await check(page, 'player', vp, 'kids');
+      // the seek track stays long and its question marks stay apart (a 390 px phone included)
+      const track = await page.evaluate(() => {
+        const marks = [...document.querySelectorAll('#marks span')].map((m) => m.getBoundingClientRect());
+        const centers = marks.map((r) => r.left + r.width / 2).sort((a, b) => a - b);
+        const gaps = centers.slice(1).map((c, i) => c - centers[i]!);
+        return { width: document.getElementById('seek')!.getBoundingClientRect().width, minGap: Math.min(...gaps), mark: marks[0]?.width ?? 0 };
+      });
+      expect(track.width).toBeGreaterThanOrEqual(vp.width * 0.45);
+      expect(track.minGap).toBeGreaterThanOrEqual(track.mark);
       await page.click('#big-play');
       await page.waitForSelector('#ask:not([hidden])', { timeout: 30_000 });
       await check(page, 'player-question', vp, 'kids');
