@@ -45,12 +45,14 @@ beforeAll(async () => {
   expect(q.status, JSON.stringify(q.body)).toBe(200);
   segments = (q.body.segments as Segment[]).slice().sort((a, b) => a.segment_range_end - b.segment_range_end);
   expect(segments.length).toBeGreaterThanOrEqual(2);
-  // one finished attempt, so the reports have something to draw
-  const save = await childAgent.post('/api/save-quiz-score').send({
-    child_id: family.child.child_id, video_id: videoId, percentage: 50, total_retries: 1, watch_minutes: 0.9, interaction_mode: 'flexible',
-    details: segments.map((s, i) => ({ question: s.question, expected: s.answer, user: i % 2 ? 'a cat' : s.answer, status: i % 2 ? 'wrong' : 'correct' })),
-  });
-  expect(save.status, JSON.stringify(save.body)).toBe(200);
+  // seven sessions on one day (as a keen child plays), so the reports have a time axis to tell apart
+  for (let n = 0; n < 7; n++) {
+    const save = await childAgent.post('/api/save-quiz-score').send({
+      child_id: family.child.child_id, video_id: videoId, total_retries: n % 3, watch_minutes: 0.9, interaction_mode: n % 2 ? 'strict' : 'flexible',
+      details: segments.map((s, i) => ({ question: s.question, expected: s.answer, user: (i + n) % 2 ? 'a cat' : s.answer, status: (i + n) % 2 ? 'wrong' : 'correct' })),
+    });
+    expect(save.status, JSON.stringify(save.body)).toBe(200);
+  }
   browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
 }, 120_000);
 
@@ -181,6 +183,15 @@ describe('layout at seven viewports', () => {
         await page.goto(`${base}${p}`);
         await page.waitForLoadState('networkidle');
         await check(page, name, vp, 'staff');
+        if (vp.width >= 1024) {
+          // the top bar stays one row on a tablet in landscape and wider
+          const bar = await page.evaluate(() => {
+            const el = document.querySelector('.topbar')!;
+            const tallest = Math.max(...[...el.children].map((c) => c.getBoundingClientRect().height));
+            return { height: el.getBoundingClientRect().height, tallest };
+          });
+          if (bar.height > bar.tallest * 1.6) problems.push({ page: name, viewport: `${vp.width}x${vp.height}`, problem: `top bar wraps: ${Math.round(bar.height)} px tall` });
+        }
       }
       await context.close();
       expect(report()).toEqual([]);
