@@ -77,7 +77,14 @@ async function boot() {
     .sort((a, b) => a.segment_range_end - b.segment_range_end);
   if (S.mode === 'passive') S.segments = [];
   S.entries = S.segments.map(newEntry);
-  asker = createAsker({ companion: S.companion, mode: S.mode, videoId, setState, settings: playerSettings(config) });
+  const settings = playerSettings(config);
+  asker = createAsker({ companion: S.companion, mode: S.mode, videoId, setState, settings });
+  // what the player listens with, readable by a grown-up's devtools and the browser tests
+  Object.assign(playerEl.dataset, {
+    answerLimitMs: String(settings.limits.maxMs ?? ''),
+    silenceMs: String(settings.limits.endSilenceMs ?? ''),
+    maxSilentRetries: String(settings.maxSilentRetries),
+  });
 
   if (!src) throw new Error('no video file');
   video.src = src;
