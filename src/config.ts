@@ -44,6 +44,8 @@ export const configSchema = z.object({
   ANSWER_TIME_LIMIT_SECONDS: int(15, 3, 120),
   /** Code quiz: POST /run and POST /suggest calls per minute and session (child profile, expert, admin); 0 = unlimited */
   CODE_CALLS_PER_MINUTE: int(30, 0, 10_000),
+  /** Speak the companions' fixed lines into DATA_DIR/voice-lines/ in the background at start (else on first use). */
+  VOICE_PRERENDER: bool(true),
 
   // AI providers
   QUESTION_PROVIDER: z.enum(['auto', 'builtin', 'openai', 'anthropic', 'gemini']).default('auto'),

@@ -1,8 +1,10 @@
 // Shared helpers for the kids pages: JSON API calls, the page's spoken instruction,
 // live-region announcements, profile pictures and the remembered companion.
 import { speak, unlockAudio } from './speech.js';
+import { COMPANIONS } from './kids-data.js';
 
-export const COMPANIONS = ['bunny', 'pig', 'alligator'];
+export { KIDS, COMPANIONS, companionProfile } from './kids-data.js';
+
 /** Mirrors ICON_KEYS in src/accounts/icons.ts; an unknown key shows the star. */
 export const ICON_KEYS = ['star', 'bunny', 'pig', 'alligator', 'cat', 'dog', 'bear', 'fox',
   'owl', 'fish', 'rocket', 'flower', 'sun', 'moon', 'car', 'ball'];

@@ -6,14 +6,15 @@ import { speak, stopSpeaking } from './speech.js';
 import { recordAnswer, extensionFor, canRecord, cue } from './recorder.js';
 import { line } from './lines.js';
 
-/** After this many "I did not hear you", the question counts as unanswered. */
-export const MAX_SILENT_RETRIES = 2;
-/** Strict mode replays a segment at most this many times, then tells the answer (no endless loop). */
-export const MAX_STRICT_REPLAYS = 3;
-
 const $ = (id) => document.getElementById(id);
 
-export function createAsker({ companion, mode, videoId, setState }) {
+/**
+ * settings come from GET /api/config (the server's values, never copies of them here):
+ *   maxSilentRetries  "I did not hear you" this many times, then the question counts as unanswered
+ *   maxStrictReplays  strict mode replays a segment at most this many times, then tells the answer
+ *   limits            the recorder's { maxMs, endSilenceMs } (answer time limit, silence length)
+ */
+export function createAsker({ companion, mode, videoId, setState, settings }) {
   const dialog = $('ask');
   const bubble = $('ask-question');
   const mic = $('mic');
@@ -32,6 +33,7 @@ export function createAsker({ companion, mode, videoId, setState }) {
   let pending = null; // { resolve(action) }
   const act = (action) => pending?.resolve(action);
   let currentQuestion = '';
+  let closed = false;
 
   repeatBtn.addEventListener('click', () => act({ kind: 'repeat' }));
   answerBtn.addEventListener('click', () => act({ kind: 'answer-now' }));
@@ -48,11 +50,39 @@ export function createAsker({ companion, mode, videoId, setState }) {
     if (text) act({ kind: 'typed', text });
   });
 
-  function say(text, mood = null) {
+  /** Says one line, or several one after another (each fixed line has its own pre-rendered clip). */
+  async function say(text, mood = null) {
     const f = face();
     f?.classList.remove('is-happy', 'is-sad', 'is-thinking', 'is-listening');
     if (mood) f?.classList.add(mood);
-    return speak(text, { companion });
+    let last = null;
+    for (const part of Array.isArray(text) ? text : [text]) {
+      last = await speak(part, { companion });
+      if (!last.ok && last.via === 'none' && closed) break;
+    }
+    return last;
+  }
+
+  /**
+   * Says text, then listens. A child who already knows the answer can tap the microphone while the
+   * companion is still talking: the speech stops and listening starts at once. "Hear it again",
+   * "skip" and a typed answer work during the speech too.
+   */
+  async function speakThenListen(text, seg) {
+    for (;;) {
+      setState('asking');
+      const tapped = new Promise((resolve) => { pending = { resolve }; });
+      const action = await Promise.race([say(text).then(() => null), tapped]);
+      pending = null;
+      if (!action) return takeAnswer(seg);
+      stopSpeaking();
+      if (action.kind === 'answer-now') return takeAnswer(seg);
+      if (action.kind === 'repeat') {
+        text = currentQuestion;
+        continue;
+      }
+      return action;
+    }
   }
 
   /** A picture for the outcome: a tick, a star for "almost", a replay arrow (strict) or a light bulb (the answer is told). */
@@ -93,6 +123,7 @@ export function createAsker({ companion, mode, videoId, setState }) {
     let recording;
     try {
       recording = recordAnswer({
+        limits: settings.limits,
         onLevel: (v) => { level.style.width = `${Math.round(v * 80)}px`; },
         onSpeech: () => announce('Listening'),
         stop,
@@ -173,32 +204,33 @@ export function createAsker({ companion, mode, videoId, setState }) {
    */
   async function ask(seg, entry) {
     currentQuestion = seg.question;
+    closed = false;
     resetView(seg);
     dialog.hidden = false;
     setState('asking');
     announce(seg.question);
     dialog.focus?.();
-    await say(seg.question);
     let silences = 0;
     let result = null;
+    let a = await speakThenListen(seg.question, seg);
     while (!result) {
-      const a = await takeAnswer(seg);
       if (a.kind === 'repeat') {
-        setState('asking');
-        await say(currentQuestion);
+        a = await speakThenListen(currentQuestion, seg);
         continue;
       }
-      if (a.kind === 'cancel') continue;
+      if (a.kind === 'cancel' || a.kind === 'answer-now') {
+        a = await takeAnswer(seg);
+        continue;
+      }
       if (a.kind === 'skip') {
         result = { status: 'wrong', user: '', similarity: 0, reason: 'skipped', skipped: true };
         break;
       }
       if (a.kind === 'silence' || a.kind === 'error') {
         silences += 1;
-        if (silences <= MAX_SILENT_RETRIES) {
+        if (silences <= settings.maxSilentRetries) {
           heard.textContent = '';
-          setState('asking');
-          await say(line(companion, 'didntHear'));
+          a = await speakThenListen(line(companion, 'didntHear'), seg);
           continue;
         }
         result = { status: 'wrong', user: '', similarity: 0, reason: a.kind === 'error' ? a.message : 'no answer heard' };
@@ -214,7 +246,7 @@ export function createAsker({ companion, mode, videoId, setState }) {
 
   async function react(seg, entry, result) {
     setState('feedback');
-    const replay = result.status !== 'correct' && !result.skipped && mode === 'strict' && entry.retries < MAX_STRICT_REPLAYS;
+    const replay = result.status !== 'correct' && !result.skipped && mode === 'strict' && entry.retries < settings.maxStrictReplays;
     const status = result.skipped ? 'skipped' : result.status;
     showFeedback(status, status === 'correct' ? 'ui-check' : replay ? 'ui-replay' : status === 'almost' ? 'icon-star' : 'ui-bulb');
     announce(result.status === 'correct' ? 'Correct!' : result.status === 'almost' ? 'Almost!' : `The answer is ${seg.answer}`);
@@ -229,16 +261,17 @@ export function createAsker({ companion, mode, videoId, setState }) {
     const opener = line(companion, result.status === 'almost' ? 'almost' : 'wrong');
     if (replay) {
       entry.retries += 1;
-      await say(`${opener} ${line(companion, 'replay')}`);
+      await say([opener, line(companion, 'replay')]);
       return 'replay';
     }
-    await say(`${opener} ${line(companion, 'tell', seg.answer)} ${line(companion, 'onward')}`);
+    await say([opener, line(companion, 'tell', seg.answer), line(companion, 'onward')]);
     return 'next';
   }
 
   return {
     ask,
     close() {
+      closed = true;
       pending = null;
       stopSpeaking();
       dialog.hidden = true;

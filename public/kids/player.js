@@ -66,7 +66,7 @@ async function boot() {
   playerEl.dataset.companion = S.companion;
 
   const [config, questions, src, checkpoint] = await Promise.all([
-    api('/api/config').catch(() => ({ skip_prevention: true })),
+    api('/api/config'),
     api(`/api/final-questions/${encodeURIComponent(videoId)}?companion=${S.companion}`).catch(() => ({ segments: [] })),
     videoSource(),
     preview ? null : loadCheckpoint(S.child.child_id, videoId),
@@ -77,7 +77,14 @@ async function boot() {
     .sort((a, b) => a.segment_range_end - b.segment_range_end);
   if (S.mode === 'passive') S.segments = [];
   S.entries = S.segments.map(newEntry);
-  asker = createAsker({ companion: S.companion, mode: S.mode, videoId, setState });
+  const settings = playerSettings(config);
+  asker = createAsker({ companion: S.companion, mode: S.mode, videoId, setState, settings });
+  // what the player listens with, readable by a grown-up's devtools and the browser tests
+  Object.assign(playerEl.dataset, {
+    answerLimitMs: String(settings.limits.maxMs ?? ''),
+    silenceMs: String(settings.limits.endSilenceMs ?? ''),
+    maxSilentRetries: String(settings.maxSilentRetries),
+  });
 
   if (!src) throw new Error('no video file');
   video.src = src;
@@ -87,6 +94,19 @@ async function boot() {
   if (checkpoint) resume(checkpoint);
   setState('ready');
   page.sayInstruction();
+}
+
+/** How long to listen and how often to ask again: the server's settings (GET /api/config). */
+function playerSettings(config) {
+  const seconds = (v) => (Number.isFinite(Number(v)) && Number(v) > 0 ? Number(v) * 1000 : undefined);
+  const limits = {};
+  if (seconds(config.answer_time_limit_seconds)) limits.maxMs = seconds(config.answer_time_limit_seconds);
+  if (seconds(config.silence_seconds)) limits.endSilenceMs = seconds(config.silence_seconds);
+  return {
+    maxSilentRetries: Number(config.max_silent_retries) || 0,
+    maxStrictReplays: Number(config.max_strict_replays) || 0,
+    limits,
+  };
 }
 
 /** The file URL from the child's (or, in a preview, the staff's) video listing. */

@@ -1,6 +1,6 @@
 // Who is watching? One big picture per child of the family; a tap picks the profile.
-import { api, initPage, iconHref, svgUse, showError } from './common.js';
-import { stopSpeaking, ttsIdle, unlockAudio } from './speech.js';
+import { api, announce, initPage, iconHref, svgUse, showError } from './common.js';
+import { speak, stopSpeaking, ttsIdle, unlockAudio } from './speech.js';
 
 const list = document.getElementById('profiles');
 const empty = document.getElementById('profiles-empty');
@@ -10,7 +10,44 @@ const { sayInstruction } = initPage();
 sayInstruction();
 load();
 
-document.getElementById('logout').addEventListener('click', async () => {
+/** How long a grown-up holds "Another family" before the tablet logs out (a child's tap does nothing). */
+const HOLD_MS = 2000;
+holdToLogout(document.getElementById('logout'));
+
+function holdToLogout(btn) {
+  let timer = null;
+  const start = (e) => {
+    if (timer) return;
+    e.preventDefault();
+    unlockAudio();
+    btn.classList.add('is-holding');
+    timer = setTimeout(logout, HOLD_MS);
+  };
+  const cancel = () => {
+    if (!timer) return;
+    clearTimeout(timer);
+    timer = null;
+    btn.classList.remove('is-holding');
+    // let go too early: say what a grown-up has to do
+    speak(btn.dataset.holdText || '');
+    announce(btn.dataset.holdText || '');
+  };
+  btn.addEventListener('pointerdown', start);
+  btn.addEventListener('pointerup', cancel);
+  btn.addEventListener('pointerleave', cancel);
+  btn.addEventListener('pointercancel', cancel);
+  btn.addEventListener('contextmenu', (e) => e.preventDefault());
+  btn.addEventListener('keydown', (e) => {
+    if ((e.key === 'Enter' || e.key === ' ') && !e.repeat) start(e);
+  });
+  btn.addEventListener('keyup', (e) => {
+    if (e.key === 'Enter' || e.key === ' ') cancel();
+  });
+  // a plain click (the keyboard's, a screen reader's) never logs out on its own
+  btn.addEventListener('click', (e) => e.preventDefault());
+}
+
+async function logout() {
   stopSpeaking();
   await ttsIdle();
   try {
@@ -18,7 +55,7 @@ document.getElementById('logout').addEventListener('click', async () => {
   } finally {
     location.assign('/kids');
   }
-});
+}
 
 async function load() {
   try {

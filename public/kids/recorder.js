@@ -5,11 +5,13 @@
 
 const TYPES = ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg;codecs=opus', 'audio/mp4'];
 
-/** Tunables (ms / RMS of a -1..1 signal). Documented in docs/child-experience.md. */
+/**
+ * The analyser's tunables (ms / RMS of a -1..1 signal). Documented in docs/child-experience.md.
+ * The answer time limit (maxMs) and the silence that ends an answer (endSilenceMs) are the
+ * server's settings: the player passes them from GET /api/config as `limits`.
+ */
 export const LISTEN = {
-  maxMs: 9000, // hard cap on one answer
   noSpeechMs: 6000, // nobody spoke: stop and ask again
-  endSilenceMs: 1300, // this much quiet after speech ends the answer
   minSpeechMs: 180, // shorter blips (a cough, a tap) do not count as speech
   floorMs: 250, // the first moments measure the room's noise
   minThreshold: 0.012,
@@ -40,6 +42,7 @@ export function canRecord() {
  */
 export async function recordAnswer({ onLevel = () => {}, onSpeech = () => {}, stop = null, limits = {} } = {}) {
   const L = { ...LISTEN, ...limits };
+  if (!(L.maxMs > 0) || !(L.endSilenceMs > 0)) throw new Error('recordAnswer needs limits.maxMs and limits.endSilenceMs (GET /api/config)');
   // Measured with the local recognizer: the browser's echo cancellation and noise suppression
   // reshape a voice enough to turn "penny" into "added". Nothing plays while the microphone is
   // open (the companion has finished), so there is no echo to cancel; gain control helps quiet children.

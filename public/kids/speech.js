@@ -1,8 +1,9 @@
-// Speech out: the service's /api/tts in the companion's voice, falling back to the browser's own
-// voice (speechSynthesis) when the route fails. One <audio> element is reused so that a tablet
-// which allowed sound once (after a tap) keeps allowing it.
+// Speech out, in the companion's voice: a fixed line plays its pre-rendered clip (the page lists
+// them); anything else (a question, "the answer is …") asks the service's /api/tts when the page
+// has a session; the browser's own voice (speechSynthesis) is the fallback. One <audio> element is
+// reused so that a tablet which allowed sound once (after a tap) keeps allowing it.
+import { KIDS, companionProfile } from './kids-data.js';
 
-const PITCH = { bunny: 1.6, pig: 1.15, alligator: 0.6 };
 const MIME = { mp3: 'audio/mpeg', wav: 'audio/wav', opus: 'audio/ogg', ogg: 'audio/ogg', aac: 'audio/aac', flac: 'audio/flac' };
 const memory = new Map();
 
@@ -78,12 +79,15 @@ export async function speak(text, { companion = null } = {}) {
 
 async function ttsUrl(text, companion) {
   const key = `${companion || '-'}|${text}`;
+  if (KIDS.voice[key]) return KIDS.voice[key];
   if (memory.has(key)) return memory.get(key);
   const stored = readStored(key);
   if (stored) {
     memory.set(key, stored);
     return stored;
   }
+  // no session (the login page): POST /api/tts would only answer 401
+  if (!KIDS.tts) return null;
   try {
     const body = { text, format: 'mp3' };
     if (companion) body.companion = companion;
@@ -145,7 +149,7 @@ function browserSpeak(text, companion, setTalking, setFinish) {
     const u = new SpeechSynthesisUtterance(text);
     u.lang = 'en-US';
     u.rate = 0.85;
-    u.pitch = PITCH[companion] ?? 1;
+    u.pitch = companion ? companionProfile(companion)?.pitch ?? 1 : 1;
     const voice = window.speechSynthesis.getVoices().find((v) => v.lang && v.lang.startsWith('en'));
     if (voice) u.voice = voice;
     let started = false;

@@ -7,14 +7,12 @@ const form = $('#download-form');
 const result = $('#download-result');
 const tbody = $('#videos-table tbody');
 
+// A new submit starts from a clean panel: the previous link's result never stays next to a new link.
+form.addEventListener('submit', () => result.replaceChildren(), { capture: true });
+
 bindForm(form, async (values) => {
+  // an empty or malformed link was already marked by the page's own check (lib.js checkForm)
   const url = (values.url || '').trim();
-  if (!url) {
-    form.elements.url.setAttribute('aria-invalid', 'true');
-    $('[data-error-for=url]', form).textContent = 'Paste a video link first.';
-    form.elements.url.focus();
-    return false;
-  }
   // The download runs as a job: its progress bar and Cancel button show here while it runs.
   let r;
   try {
@@ -27,15 +25,17 @@ bindForm(form, async (values) => {
     // A refused request (bad link, already downloading) still carries a readable body.
     r = { success: false, message: err.message, ...err.body };
   }
-  result.replaceChildren(downloadResultView(r));
-  if (!r.success) {
-    if (r.error_code === 'invalid_url') {
-      form.elements.url.setAttribute('aria-invalid', 'true');
-      $('[data-error-for=url]', form).textContent = r.recovery_hint || r.message;
-    }
-    toast(`Download failed: ${r.message}`, 'bad');
+  if (!r.success && r.error_code === 'invalid_url') {
+    // a link the service will not download: said once, next to the link
+    result.replaceChildren();
+    form.elements.url.setAttribute('aria-invalid', 'true');
+    $('[data-error-for=url]', form).textContent = r.recovery_hint || r.message;
+    form.elements.url.focus();
     return false;
   }
+  // every other outcome is said once, in the result panel (with what to do next)
+  result.replaceChildren(downloadResultView(r));
+  if (!r.success) return false;
   toast(`Downloaded “${r.title || r.video_id}”.`);
   await load();
   return false;

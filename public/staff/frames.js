@@ -15,14 +15,19 @@ export const frameUrl = (videoId, file) => `/media/videos/${encodeURIComponent(v
 export function frameStrip(videoId, frames) {
   if (frames.length === 0) return h('p', { class: 'muted small' }, 'No frames for this part.');
   return h(
-    'div',
-    { class: 'frames', role: 'list' },
+    'ul',
+    // a scrolling strip: focusable so a keyboard can scroll it (axe scrollable-region-focusable)
+    { class: 'frames', tabindex: '0', 'aria-label': 'Frames, one per second' },
     frames.map((f) =>
       h(
-        'figure',
-        { role: 'listitem' },
-        h('img', { src: frameUrl(videoId, f.file), alt: `Frame at ${f.time ?? formatSeconds(f.seconds)}${f.subtitle ? `: ${f.subtitle}` : ''}`, loading: 'lazy', width: 132, height: 74 }),
-        h('figcaption', {}, f.time ?? formatSeconds(f.seconds)),
+        'li',
+        {},
+        h(
+          'figure',
+          {},
+          h('img', { src: frameUrl(videoId, f.file), alt: `Frame at ${f.time ?? formatSeconds(f.seconds)}${f.subtitle ? `: ${f.subtitle}` : ''}`, loading: 'lazy', width: 132, height: 74 }),
+          h('figcaption', {}, f.time ?? formatSeconds(f.seconds)),
+        ),
       ),
     ),
   );

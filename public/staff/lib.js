@@ -114,6 +114,8 @@ export function bindForm(form, handler, { success } = {}) {
     const button = ev.submitter || form.querySelector('[type=submit]');
     if (button?.dataset.busy) return;
     clearErrors(form);
+    // checked here first, in words a person understands; the server checks again
+    if (!checkForm(form)) return;
     const values = Object.fromEntries(new FormData(form).entries());
     await busy(button, async () => {
       try {
@@ -130,6 +132,61 @@ export function bindForm(form, handler, { success } = {}) {
       }
     });
   });
+}
+
+/**
+ * Checks the form's fields in the page before anything is sent: empty required fields, links,
+ * lengths and patterns (from the markup's required / type=url / minlength / pattern attributes,
+ * with data-pattern-message for the pattern's words). Marks each bad field with one message next
+ * to it, says what to do in the status line, focuses the first one. Returns true when all is well.
+ */
+export function checkForm(form) {
+  const bad = [];
+  for (const el of form.querySelectorAll('input, select, textarea')) {
+    if (el.disabled || el.type === 'hidden' || el.type === 'radio' || el.type === 'checkbox') continue;
+    const msg = fieldProblem(el, form);
+    if (!msg) continue;
+    el.setAttribute('aria-invalid', 'true');
+    const slot = form.querySelector(`[data-error-for="${CSS.escape(el.name)}"]`);
+    if (slot) slot.textContent = msg;
+    bad.push(el);
+  }
+  if (bad.length === 0) return true;
+  // one bad field: its message is the only one; several: a summary says so once
+  if (bad.length > 1) say(form.querySelector('.form-status'), `Please correct the ${bad.length} marked fields.`, 'bad');
+  bad[0].focus();
+  return false;
+}
+
+function fieldProblem(el, form) {
+  const value = String(el.value ?? '').trim();
+  const label = fieldLabel(el, form);
+  if (!value) {
+    if (!el.required) return '';
+    return el.tagName === 'SELECT' ? `Choose ${label}.` : `Enter ${label}.`;
+  }
+  if (el.type === 'url') {
+    let url = null;
+    try {
+      url = new URL(value);
+    } catch {
+      url = null;
+    }
+    if (!url || !/^https?:$/.test(url.protocol)) return 'This is not a link. Copy the whole address from the browser, starting with https://';
+  }
+  const min = Number(el.getAttribute('minlength') || 0);
+  if (min && value.length < min) return `Use at least ${min} characters.`;
+  const pattern = el.getAttribute('pattern');
+  if (pattern && !new RegExp(`^(?:${pattern})$`).test(value)) return el.dataset.patternMessage || 'This is not in the right form.';
+  return '';
+}
+
+/** "the first name" from <label>First name</label>: lower-case, without "(optional)". */
+function fieldLabel(el, form) {
+  const text = (el.id && form.querySelector(`label[for="${CSS.escape(el.id)}"]`)?.textContent) || el.name || 'this field';
+  const clean = text.replace(/\(.*?\)/g, '').trim();
+  const lower = clean.charAt(0).toLowerCase() + clean.slice(1);
+  return /^(a|an|the|your|my) /i.test(lower) ? lower : `${/^[aeiou]/i.test(lower) ? 'an' : 'the'} ${lower}`;
 }
 
 export function clearErrors(form) {

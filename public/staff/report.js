@@ -16,7 +16,38 @@ const when = (iso) => {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? '–' : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 };
+/**
+ * One rounding rule for every figure on the page (headline, charts, table): percentages to the
+ * whole percent, minutes to one decimal. The charts print their values with these same functions.
+ */
 const pct = (v) => (v === null || v === undefined ? '–' : `${Math.round(v)}%`);
+const minutes = (v) => `${(Math.round((Number(v) || 0) * 10) / 10).toLocaleString(undefined, { maximumFractionDigits: 1 })} min`;
+const time = (iso, seconds = false) => {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}) });
+};
+
+/**
+ * Axis labels that tell sessions apart: the date where it changes, the time of day always (seven
+ * sessions on one day read "Nov 24 · 9:05 AM", "9:20 AM", … instead of seven "Nov 24").
+ */
+function sessionLabels(points) {
+  const minutesTaken = new Map();
+  for (const p of points) minutesTaken.set(time(p.date), (minutesTaken.get(time(p.date)) ?? 0) + 1);
+  const seen = new Map();
+  let lastDay = '';
+  return points.map((p) => {
+    const d = day(p.date);
+    // two sessions in the same minute: their seconds; still the same: numbered
+    let t = minutesTaken.get(time(p.date)) > 1 ? time(p.date, true) : time(p.date);
+    const n = (seen.get(t) ?? 0) + 1;
+    seen.set(t, n);
+    if (n > 1) t = `${t} (${n})`;
+    const label = d === lastDay ? t : `${d} · ${t}`;
+    lastDay = d;
+    return label;
+  });
+}
 
 function stat(value, label) {
   return h('div', { class: 'stat' }, h('div', { class: 'value' }, value), h('div', { class: 'label' }, label));
@@ -40,28 +71,30 @@ function render(r) {
     stat(String(o.attempts), 'sessions'),
     stat(String(o.videos_watched), o.videos_watched === 1 ? 'video' : 'videos'),
     stat(o.questions_answered ? `${o.correct} of ${o.questions_answered}` : '–', 'answers right'),
-    stat(`${Math.round(o.watch_minutes)} min`, 'watched'),
+    stat(minutes(o.watch_minutes), 'watched'),
   );
 
-  const overTime = (r.score_over_time ?? []).map((p) => ({ label: day(p.date), value: p.percentage }));
+  const points = r.score_over_time ?? [];
+  const labels = sessionLabels(points);
+  const overTime = points.map((p, i) => ({ label: labels[i], value: p.percentage, text: pct(p.percentage), about: `${p.video_title}, ${when(p.date)}` }));
   const types = (r.by_question_type ?? []).filter((t) => t.questions > 0);
   const modes = (r.by_mode ?? []).filter((m) => m.attempts > 0);
   const watch = (r.recent_videos ?? []).filter((v) => v.watch_minutes > 0);
   $('#charts').replaceChildren(
-    chartCard('Score over time', overTime.length ? lineChart(overTime, { title: 'Score of each session, in percent' }) : null, 'No scored sessions yet.'),
+    chartCard('Score over time', overTime.length ? lineChart(overTime, { title: 'Score of each session, in percent', format: pct }) : null, 'No scored sessions yet.'),
     chartCard(
       'Score by question type',
       types.length
-        ? barChart(types.map((t) => ({ label: TYPE_LABEL[t.question_type] || t.question_type, value: t.score, note: `${t.correct}/${t.questions} right` })), { title: 'Score per question type', max: 100, lowBelow: 50 })
+        ? barChart(types.map((t) => ({ label: TYPE_LABEL[t.question_type] || t.question_type, value: t.score, note: `${t.correct}/${t.questions} right` })), { title: 'Score per question type', max: 100, lowBelow: 50, format: pct })
         : null,
       'No answers with a question type yet.',
     ),
     chartCard(
       'Score by mode',
-      modes.length ? barChart(modes.map((m) => ({ label: MODE_LABEL[m.interaction_mode] || m.interaction_mode, value: m.average_score, note: `${m.attempts} session${m.attempts === 1 ? '' : 's'}` })), { title: 'Average score per interaction mode', max: 100, lowBelow: 50 }) : null,
+      modes.length ? barChart(modes.map((m) => ({ label: MODE_LABEL[m.interaction_mode] || m.interaction_mode, value: m.average_score, note: `${m.attempts} session${m.attempts === 1 ? '' : 's'}` })), { title: 'Average score per interaction mode', max: 100, lowBelow: 50, format: pct }) : null,
       'No sessions yet.',
     ),
-    chartCard('Watch time', watch.length ? barChart(watch.map((v) => ({ label: short(v.title), value: v.watch_minutes })), { title: 'Minutes watched per video', unit: ' min' }) : null, 'Nothing watched yet.'),
+    chartCard('Watch time', watch.length ? barChart(watch.map((v) => ({ label: short(v.title), value: v.watch_minutes })), { title: 'Minutes watched per video', format: minutes }) : null, 'Nothing watched yet.'),
   );
 
   const missed = [...(r.answers_to_review ?? [])].sort((a, b) => String(b.date).localeCompare(String(a.date)));
@@ -80,10 +113,8 @@ function render(r) {
       : [h('li', { class: 'muted' }, 'Nothing missed. Well done!')]),
   );
 
-  // The admin's report carries every attempt; the expert's has the recent videos.
-  const rows = r.attempts
-    ? r.attempts.map((a) => [when(a.created_at), a.video_title, pct(a.percentage), MODE_LABEL[a.interaction_mode] || a.interaction_mode || '–', `${Math.round(a.watch_minutes * 10) / 10} min`, String(a.total_retries)])
-    : (r.recent_videos ?? []).map((v) => [when(v.last_played), `${v.title} (${v.attempts}×)`, pct(v.last_score), '–', `${v.watch_minutes} min`, '–']);
+  // one row per session, newest first, with the mode and retries the attempt stored
+  const rows = (r.sessions ?? []).map((a) => [when(a.date), a.video_title, pct(a.percentage), MODE_LABEL[a.interaction_mode] || a.interaction_mode || '–', minutes(a.watch_minutes), String(a.total_retries ?? 0)]);
   $('#attempts-card').hidden = false;
   $('#attempts').replaceChildren(...rows.map((cells) => h('tr', {}, cells.map((c) => h('td', {}, c)))));
   renderInProgress(r.in_progress ?? []);
@@ -94,7 +125,7 @@ function renderInProgress(list) {
   $('#stats').append(stat(String(list.length), list.length === 1 ? 'video not finished' : 'videos not finished'));
 }
 
-const short = (s) => (s && s.length > 16 ? `${s.slice(0, 15)}…` : s || '');
+const short = (s) => (s && s.length > 14 ? `${s.slice(0, 13)}…` : s || '');
 
 if (page) {
   api('GET', page.dataset.reportUrl)

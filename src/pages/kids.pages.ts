@@ -1,11 +1,12 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { COMPANIONS, type Companion } from '../config.js';
+import { COMPANIONS } from '../config.js';
 import { currentAuth, type Auth } from '../http/session.js';
 import { videoIdSchema } from '../http/ids.js';
 import { notFound } from '../http/errors.js';
 import { assertVideoAccess, canSeeVideo } from '../videos/access.js';
+import { COMPANION_PROFILES, PAGE_INSTRUCTIONS } from '../speech/companion-lines.js';
 
 /**
  * The child experience pages: server-rendered shells, tablet-first. Every bit of data comes
@@ -18,25 +19,17 @@ import { assertVideoAccess, canSeeVideo } from '../videos/access.js';
  *   /kids/play/:id   the player; experts and admins get it as a preview (?preview=1&companion=&mode=)
  */
 
-export interface CompanionInfo {
-  key: Companion;
-  name: string;
-  hello: string;
+/** What every kids page embeds for its scripts: the one list of companions and the voice-line clips. */
+function kidsData(res: Response, auth: Auth) {
+  return {
+    companions: COMPANION_PROFILES,
+    voice: (res.locals.voiceLines as Record<string, string> | undefined) ?? {},
+    // POST /api/tts needs a session: a page without one uses the clips or the browser's voice
+    tts: auth.role !== 'anonymous',
+  };
 }
 
-export const COMPANION_INFO: CompanionInfo[] = [
-  { key: 'bunny', name: 'Bunny', hello: 'Hi! I am Bunny. Let us watch together!' },
-  { key: 'pig', name: 'Piggy', hello: 'Oink oink! I am Piggy. Let us watch together!' },
-  { key: 'alligator', name: 'Gator', hello: 'Snap snap! I am Gator. Let us watch together!' },
-];
-
-const INSTRUCTIONS = {
-  login: 'Hello! Ask a grown-up to type the family code.',
-  profiles: 'Who is watching? Tap your picture.',
-  companion: 'Pick a friend to watch with you!',
-  videos: 'Pick a video to watch!',
-  play: 'Tap the big play button to start!',
-};
+const INSTRUCTIONS = PAGE_INSTRUCTIONS;
 
 /** Query values are hints: anything unknown is ignored rather than refused (a child cannot fix a URL). */
 const playQuerySchema = z.object({
@@ -58,17 +51,17 @@ export function registerKidPages(ctx: AppContext): void {
 
   app.get('/kids/profiles', (req, res) => {
     if (!childSession(req, res, false)) return;
-    render(res, 'kids/profiles', { instruction: INSTRUCTIONS.profiles });
+    render(res, 'kids/profiles', { instruction: INSTRUCTIONS.profiles, holdText: INSTRUCTIONS.hold });
   });
 
   app.get('/kids/companion', (req, res) => {
     if (!childSession(req, res, true)) return;
-    render(res, 'kids/companion', { instruction: INSTRUCTIONS.companion, companions: COMPANION_INFO });
+    render(res, 'kids/companion', { instruction: INSTRUCTIONS.companion, companions: COMPANION_PROFILES });
   });
 
   app.get('/kids/videos', (req, res) => {
     if (!childSession(req, res, true)) return;
-    render(res, 'kids/videos', { instruction: INSTRUCTIONS.videos, companions: COMPANION_INFO });
+    render(res, 'kids/videos', { instruction: INSTRUCTIONS.videos, companions: COMPANION_PROFILES });
   });
 
   app.get('/kids/play/:video_id', (req, res) => {
@@ -90,9 +83,10 @@ export function registerKidPages(ctx: AppContext): void {
 
     render(res, 'kids/play', {
       instruction: INSTRUCTIONS.play,
-      companions: COMPANION_INFO,
+      companions: COMPANION_PROFILES,
       preview,
-      back: preview ? '' : '/kids/videos',
+      // the preview's way back: to the staff page it was opened from
+      back: preview ? (auth.role === 'admin' ? `/admin/videos/${videoId}` : `/expert/preview/${videoId}`) : '/kids/videos',
       data: {
         'video-id': videoId,
         preview: preview ? '1' : '0',
@@ -124,5 +118,7 @@ function childSession(req: Request, res: Response, needProfile: boolean): Extrac
 function render(res: Response, view: string, locals: Record<string, unknown>): void {
   // Pages depend on who is logged in: never let a shared tablet's browser cache show them to the next family.
   res.setHeader('Cache-Control', 'no-store');
-  res.render(view, locals);
+  const kids = kidsData(res, currentAuth(res.req));
+  // embedded as JSON in a non-executed <script type="application/json">: "<" escaped so no text can close it
+  res.render(view, { ...locals, kidsJson: JSON.stringify(kids).replace(/</g, '\\u003c') });
 }

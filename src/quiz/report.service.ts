@@ -75,6 +75,20 @@ export function buildChildReport(db: Db, child: ChildRow, filters: ReportFilters
       };
     }),
     recent_videos: recentVideos(attempts, title),
+    /** one row per session (every saved attempt), newest first, with its mode and retries */
+    sessions: attempts.map((a) => ({
+      attempt_id: a.id,
+      date: a.created_at,
+      video_id: a.video_id,
+      video_title: title(a),
+      companion: a.companion,
+      interaction_mode: a.interaction_mode,
+      percentage: a.percentage,
+      total_retries: a.total_retries,
+      watch_minutes: a.watch_minutes,
+      questions: a.question_count,
+      correct: a.correct_count,
+    })),
     score_over_time: [...scored].reverse().map((a) => ({
       attempt_id: a.id,
       date: a.created_at,

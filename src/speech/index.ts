@@ -10,6 +10,7 @@ import { TtsService, chooseTtsProvider } from './tts.service.js';
 import { TranscribeService } from './transcribe.service.js';
 import { principalKey } from '../http/session.js';
 import { audioUpload } from './upload.js';
+import { VoiceLines, registerVoiceLines } from './voice-lines.js';
 
 /**
  * Speech out (POST /api/tts) and speech in (POST /api/transcribe). Both are open to every
@@ -33,6 +34,8 @@ export function registerSpeech(ctx: AppContext): void {
     logger,
   });
   const transcriber = new TranscribeService(config, db, recognizer, logger);
+  const soundTag = JSON.stringify([tts.providerName, config.TTS_MODEL, config.voices]);
+  registerVoiceLines(ctx, new VoiceLines(tts, path.join(config.dataDir, 'voice-lines'), soundTag, logger));
 
   ctx.onStart(() => {
     // recordings and work files left by a crash are removed; nothing of a child's voice survives a restart

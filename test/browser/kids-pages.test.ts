@@ -30,6 +30,12 @@ afterAll(async () => {
   await t?.close();
 });
 
+function kidsData(html: string) {
+  const m = /<script type="application\/json" id="kids-data">([^<]*)<\/script>/.exec(html);
+  expect(m).not.toBeNull();
+  return JSON.parse(m![1]!);
+}
+
 async function familyTablet(pick: boolean) {
   const agent = t.agent();
   if (pick) return loginChild(agent, family);
@@ -46,7 +52,24 @@ describe('GET /kids (family-code login)', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.text.match(/class="key"/g)).toHaveLength(10);
     expect(res.text).toContain('src="/static/kids/login.js"');
-    expect(res.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    // the only script without src is the page's JSON data, which a browser never runs
+    expect(res.text).not.toMatch(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")[^>]*>/);
+  });
+
+  it('embeds the one companion list and the voice clips, and asks no speech of an anonymous page', async () => {
+    const res = await t.agent().get('/kids');
+    const data = kidsData(res.text);
+    expect(data.companions.map((c: { key: string }) => c.key)).toEqual(['bunny', 'pig', 'alligator']);
+    expect(data.companions[1]).toMatchObject({ name: 'Piggy', pitch: 1.15 });
+    expect(data.companions[1].lines.correct).toContain('Oink oink! That is right!');
+    expect(data.tts).toBe(false);
+    const url: string = data.voice['-|Hello! Ask a grown-up to type the family code.'];
+    expect(url).toMatch(/^\/kids\/voice\/[a-f0-9]{64}\.mp3$/);
+    expect(data.voice['pig|Oink oink! That is right!']).toMatch(/^\/kids\/voice\//);
+    // no line with the answer in it is rendered ahead of time
+    expect(Object.keys(data.voice).some((k) => k.includes('{a}'))).toBe(false);
+    const picked = await familyTablet(true);
+    expect(kidsData((await picked.get('/kids/videos')).text).tts).toBe(true);
   });
 
   it('sends a logged-in tablet on: to the profiles, or to the videos once a child is picked', async () => {

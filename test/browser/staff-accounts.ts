@@ -21,7 +21,7 @@ export async function expertsPage(page: Page, log: PageLog, t: TestApp, expert: 
   await add.getByLabel('Display name').fill(expert.name);
   await add.getByLabel('First access code').fill(expert.code);
   await add.getByRole('button', { name: 'Add expert' }).click();
-  await expect.poll(() => add.locator('[data-error-for=expert_id]').textContent()).toMatch(/letters, digits/);
+  await expect.poll(() => add.locator('[data-error-for=expert_id]').textContent()).toMatch(/letters or digits/);
   expect(await add.getByLabel('Expert id').getAttribute('aria-invalid')).toBe('true');
   expect(await add.getByLabel('Display name').inputValue()).toBe(expert.name);
   await log.screenshot('expert-field-error');

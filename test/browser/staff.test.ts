@@ -79,10 +79,16 @@ describe('staff pages in a browser', () => {
     await page.getByRole('link', { name: 'Videos' }).click();
     await page.getByLabel('Video link').fill('https://evil.example.com/watch?v=abc');
     await page.getByRole('button', { name: 'Download' }).click();
-    const result = page.locator('[data-testid=download-result]');
-    await result.waitFor();
-    expect(await result.textContent()).toContain('invalid_url');
+    // said once, next to the link: no result panel, no toast
+    await expect.poll(() => page.locator('[data-error-for=url]').textContent()).toMatch(/\S/);
+    expect(await page.getByLabel('Video link').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('[data-testid=download-result]').count()).toBe(0);
+    expect(await page.locator('#toast').textContent()).toBe('');
     await log.screenshot('download-refused');
+    // an empty link is caught in the page, in plain words, before any request
+    await page.getByLabel('Video link').fill('');
+    await page.getByRole('button', { name: 'Download' }).click();
+    expect(await page.locator('[data-error-for=url]').textContent()).toBe('Enter the video link.');
     await page.getByLabel('Video link').fill(site.pageUrl);
     await page.getByRole('button', { name: 'Download' }).click();
     await page.locator('[data-testid=download-result].msg-ok').waitFor({ timeout: 120_000 });

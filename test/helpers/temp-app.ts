@@ -11,7 +11,7 @@ import { createApp, type BuiltApp } from '../../src/app.js';
 /**
  * The real app on a throwaway DATA_DIR with its own SQLite file, for tests, benchmarks and
  * scripts (no vitest import, so benches and scripts can use it too). Defaults: no demo seed,
- * no sample import, silent logs; `env` overrides any setting.
+ * no sample import, no background voice-line rendering, silent logs; `env` overrides any setting.
  */
 export interface TempApp {
   built: BuiltApp;
@@ -28,7 +28,7 @@ export interface TempApp {
 
 export async function startTempApp(env: Record<string, string> = {}, dataDir?: string): Promise<TempApp> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'kvq-'));
-  const config = loadConfig({ DATA_DIR: dir, DEMO_SEED: 'false', SAMPLE_IMPORT: 'false', LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({ DATA_DIR: dir, DEMO_SEED: 'false', SAMPLE_IMPORT: 'false', VOICE_PRERENDER: 'false', LOG_LEVEL: 'silent', ...env });
   const db = openDatabase(path.join(config.dataDir, 'app.sqlite'));
   const built = await createApp({ config, db, logger: createLogger(config.LOG_LEVEL) });
   let server: http.Server | undefined;

@@ -65,6 +65,15 @@ describe('GET /api/learners/children/{child_id}/report', () => {
     ]);
     expect(r.in_progress).toEqual([expect.objectContaining({ video_id: moon, position_seconds: 12, watch_minutes: 0.3 })]);
     expect(r.attempts).toBeUndefined();
+    // one row per session (newest first), with the mode and retries every attempt stores
+    expect(r.sessions.map((x: { video_id: string; video_title: string; interaction_mode: string; total_retries: number; percentage: number | null; watch_minutes: number; questions: number }) =>
+      [x.video_title, x.interaction_mode, x.total_retries, x.percentage, x.watch_minutes, x.questions])).toEqual([
+      ['The Big Red Barn', 'passive', 0, null, 1, 0],
+      ['Zoe Goes to the Moon', 'flexible', 0, 100, 2, 1],
+      ['The Big Red Barn', 'strict', 1, 50, 1.5, 3],
+    ]);
+    const rows = t.db.all<{ n: number }>('SELECT COUNT(*) AS n FROM quiz_attempts WHERE child_id = ?', [family.child.child_id]);
+    expect(rows[0]!.n).toBe(r.sessions.length);
   });
 
   it('filters by video and by mode', async () => {
@@ -83,7 +92,7 @@ describe('GET /api/learners/children/{child_id}/report', () => {
     expect(res.body.overall).toMatchObject({ score: 0, attempts: 0, questions_answered: 0, watch_minutes: 0, first_activity: null });
     expect(res.body.by_question_type).toEqual([]);
     expect(res.body.by_mode.every((m: { attempts: number }) => m.attempts === 0)).toBe(true);
-    expect([res.body.recent_videos, res.body.score_over_time, res.body.answers_to_review, res.body.in_progress]).toEqual([[], [], [], []]);
+    expect([res.body.recent_videos, res.body.score_over_time, res.body.answers_to_review, res.body.in_progress, res.body.sessions]).toEqual([[], [], [], [], []]);
   });
 
   it('refuses anonymous, other families and unknown children', async () => {
