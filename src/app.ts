@@ -6,6 +6,7 @@ import { Api } from './http/api.js';
 import { UpgradeRegistry } from './http/upgrade.js';
 import { apiNotFound, errorHandler } from './http/error-handler.js';
 import { securityHeaders } from './http/security-headers.js';
+import { requestLogger } from './http/request-log.js';
 import { SqliteSessionStore } from './db/session-store.js';
 import { FEATURES } from './features.js';
 import type { AppContext, AppDeps } from './context.js';
@@ -48,6 +49,7 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
     },
   });
 
+  app.use(requestLogger(logger, config.TRUST_PROXY));
   app.use(securityHeaders);
   app.use(express.json({ limit: '2mb' }));
   app.use(express.urlencoded({ extended: false, limit: '100kb' }));
