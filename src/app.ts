@@ -7,6 +7,7 @@ import { UpgradeRegistry } from './http/upgrade.js';
 import { apiNotFound, errorHandler } from './http/error-handler.js';
 import { securityHeaders } from './http/security-headers.js';
 import { requestLogger } from './http/request-log.js';
+import { renewSessionCookie } from './http/session.js';
 import { SqliteSessionStore } from './db/session-store.js';
 import { FEATURES } from './features.js';
 import type { AppContext, AppDeps } from './context.js';
@@ -40,7 +41,8 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
     store: new SqliteSessionStore(db, config.SESSION_MAX_AGE_HOURS * 3600_000),
     resave: false,
     saveUninitialized: false,
-    rolling: true,
+    // the lifetime still slides: renewSessionCookie below re-sends the cookie every few minutes
+    rolling: false,
     cookie: {
       httpOnly: true,
       sameSite: 'lax',
@@ -54,6 +56,7 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
   app.use(express.json({ limit: '2mb' }));
   app.use(express.urlencoded({ extended: false, limit: '100kb' }));
   app.use(sessionParser);
+  app.use(renewSessionCookie(Math.min(5 * 60_000, (config.SESSION_MAX_AGE_HOURS * 3600_000) / 10)));
   app.use('/static', express.static(path.join(ROOT_DIR, 'public'), { maxAge: '1h', index: false }));
 
   const api = new Api();

@@ -16,7 +16,7 @@ export const apiNotFound: RequestHandler = (req, _res, next) => {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const e = toAppError(err);
-    const requestId = requestIdOf(req);
+    const requestId = requestIdOf(res);
     if (e.status >= 500 && !(err instanceof AppError)) logger.error({ err, reqId: requestId, method: req.method, path: req.path }, 'unhandled error');
     if (res.headersSent) {
       res.end();
