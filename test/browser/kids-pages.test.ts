@@ -43,7 +43,7 @@ describe('GET /kids (family-code login)', () => {
     expect(res.headers['content-type']).toMatch(/html/);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.text.match(/class="key"/g)).toHaveLength(10);
-    expect(res.text).toContain('src="/static/kids/login.js"');
+    expect(res.text).toContain(`src="${t.app.locals.staticBase}/kids/login.js"`);
     expect(res.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
   });
 

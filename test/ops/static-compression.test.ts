@@ -39,6 +39,18 @@ describe('versioned static files', () => {
     expect(res.body.toString()).toBe(fs.readFileSync(path.join(import.meta.dirname, '..', '..', 'public', 'kids', 'common.js'), 'utf8'));
   });
 
+  it('pages and their scripts use the versioned prefix', async () => {
+    const base = t.app.locals.staticBase as string;
+    for (const page of ['/kids', '/admin', '/expert', '/']) {
+      const res = await t.agent().get(page);
+      expect(res.status, page).toBe(200);
+      expect(res.text, page).toContain(`${base}/`);
+      expect(res.text, page).not.toMatch(/["(]\/static\/(kids|staff)\//);
+    }
+    const common = await raw(`${base}/kids/common.js`);
+    expect(common.body.toString()).toContain("new URL('./icons.svg', import.meta.url)");
+  });
+
   it('keeps plain /static/ working, revalidated on every use', async () => {
     const res = await raw('/static/kids/common.js');
     expect(res.status).toBe(200);
