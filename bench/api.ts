@@ -78,6 +78,7 @@ async function main(): Promise<void> {
     console.log('\nratios against the bare handler (same run):');
     console.log(`  final-questions: throughput ${fmt(fq.rps / bareGet.rps, 2)}x, p99 ${fmt(fq.p99 / bareGet.p99, 2)}x`);
     console.log(`  check_answer:    throughput ${fmt(check.rps / barePost.rps, 2)}x, p99 ${fmt(check.p99 / barePost.p99, 2)}x`);
+    await transferredBytes(ports.app, agent);
     const errors = results.reduce((n, r) => n + r.errors, 0);
     if (errors > 0) console.log(`\nFAIL: ${errors} requests failed`);
     process.exitCode = errors > 0 ? 1 : 0;
@@ -173,6 +174,35 @@ async function login(port: number, agent: http.Agent): Promise<string> {
 }
 
 const fmt = (n: number, digits: number) => n.toFixed(digits);
+
+/**
+ * What a tablet downloads for the kids pages: the login page plus every file under public/kids/
+ * (scripts, style, icons), without compression and with what a browser asks for (br, gzip).
+ */
+async function transferredBytes(port: number, agent: http.Agent): Promise<void> {
+  const page = await get(port, agent, '/kids', 'identity');
+  const base = /(\/static\/[0-9a-f]+)\/kids\//.exec(page.body.toString())?.[1] ?? '/static';
+  const kidsDir = path.join(import.meta.dirname, '..', 'public', 'kids');
+  const urls = ['/kids', ...fs.readdirSync(kidsDir).sort().map((f) => `${base}/kids/${f}`)];
+  const totals = { identity: 0, gzip: 0, br: 0 };
+  for (const url of urls) {
+    for (const enc of ['identity', 'gzip', 'br'] as const) totals[enc] += (await get(port, agent, url, enc)).body.length;
+  }
+  console.log(`\nkids pages transferred (/kids + ${urls.length - 1} files under ${base}/kids/):`);
+  console.log(`  uncompressed ${fmt(totals.identity / 1024, 1)} kB, gzip ${fmt(totals.gzip / 1024, 1)} kB, brotli ${fmt(totals.br / 1024, 1)} kB`);
+}
+
+function get(port: number, agent: http.Agent, p: string, encoding: string): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: p, agent, headers: { 'accept-encoding': encoding } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}
 
 /** Worker thread: the real app and the bare handler, each on its own port. */
 async function serve(): Promise<void> {

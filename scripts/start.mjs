@@ -1,4 +1,7 @@
-// `npm start`: install what is missing, then run the service (TypeScript through tsx).
+// `npm start`: install what is missing, build dist/ when a source is newer than the last build,
+// then run the built service (`node dist/server.js`) with NODE_ENV=production unless NODE_ENV is
+// already set (Express caches views and skips development work in production).
+// `npm run dev` runs the TypeScript sources in watch mode instead (tsx watch).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ROOT, SYSTEM_TOOLS, ensureDeps, ensureNode, ensureSystem } from './ensure.mjs';
@@ -9,6 +12,15 @@ ensureDeps();
 ensureSystem(SYSTEM_TOOLS, { required: false });
 await buildClient();
 
-const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'server.ts')], { stdio: 'inherit', cwd: ROOT });
+// imported only now: the builder needs esbuild, which ensureDeps has just installed
+const { build, buildIsStale, DIST } = await import('./build.mjs');
+if (buildIsStale()) {
+  process.stderr.write('[setup] building dist/ from src/ ...\n');
+  const { files, ms } = await build();
+  process.stderr.write(`[setup] built ${files} modules in ${ms} ms\n`);
+}
+
+const env = { ...process.env, NODE_ENV: process.env.NODE_ENV || 'production' };
+const child = spawn(process.execPath, ['--enable-source-maps', path.join(DIST, 'server.js')], { stdio: 'inherit', cwd: ROOT, env });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -2,10 +2,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Express, type RequestHandler } from 'express';
 import session from 'express-session';
+import compression from 'compression';
 import { Api } from './http/api.js';
 import { UpgradeRegistry } from './http/upgrade.js';
 import { apiNotFound, errorHandler } from './http/error-handler.js';
 import { securityHeaders } from './http/security-headers.js';
+import { requestLogger } from './http/request-log.js';
+import { renewSessionCookie } from './http/session.js';
+import { mountStaticFiles } from './http/static-files.js';
 import { SqliteSessionStore } from './db/session-store.js';
 import { FEATURES } from './features.js';
 import { LocalJobQueue } from './jobs/local-queue.js';
@@ -40,7 +44,8 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
     store: new SqliteSessionStore(db, config.SESSION_MAX_AGE_HOURS * 3600_000),
     resave: false,
     saveUninitialized: false,
-    rolling: true,
+    // the lifetime still slides: renewSessionCookie below re-sends the cookie every few minutes
+    rolling: false,
     cookie: {
       httpOnly: true,
       sameSite: 'lax',
@@ -49,11 +54,16 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
     },
   });
 
+  app.use(requestLogger(logger, config.TRUST_PROXY));
+  // gzip or brotli (as the browser asks) for pages, JSON and static files; media is not
+  // compressible and passes through (Range requests keep working)
+  app.use(compression());
   app.use(securityHeaders);
   app.use(express.json({ limit: '2mb' }));
   app.use(express.urlencoded({ extended: false, limit: '100kb' }));
   app.use(sessionParser);
-  app.use('/static', express.static(path.join(ROOT_DIR, 'public'), { maxAge: '1h', index: false }));
+  app.use(renewSessionCookie(Math.min(5 * 60_000, (config.SESSION_MAX_AGE_HOURS * 3600_000) / 10)));
+  mountStaticFiles(app, path.join(ROOT_DIR, 'public'));
 
   const api = new Api();
   const upgrades = new UpgradeRegistry(sessionParser);

@@ -30,6 +30,8 @@ export const configSchema = z.object({
   PORT: int(3000, 0, 65535),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
+  /** where `npm run backup` writes its dated folders; empty = DATA_DIR/backups */
+  BACKUP_DIR: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ADMIN_PASSWORD: optionalString,
   SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
@@ -152,6 +154,8 @@ export interface Config extends Omit<RawConfig, 'ADMIN_PASSWORD' | 'SESSION_SECR
   SESSION_SECRET: string;
   /** absolute DATA_DIR */
   dataDir: string;
+  /** absolute BACKUP_DIR (default DATA_DIR/backups) */
+  backupDir: string;
   voices: Record<Companion, string>;
 }
 
@@ -189,6 +193,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     adminPasswordIsDefault: raw.ADMIN_PASSWORD === undefined,
     SESSION_SECRET: raw.SESSION_SECRET ?? readOrCreateSecret(dataDir),
     dataDir,
+    backupDir: raw.BACKUP_DIR ? path.resolve(raw.BACKUP_DIR) : path.join(dataDir, 'backups'),
     voices: { bunny: raw.VOICE_BUNNY, pig: raw.VOICE_PIG, alligator: raw.VOICE_ALLIGATOR },
   };
 }

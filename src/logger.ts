@@ -1,4 +1,4 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -6,8 +6,8 @@ export type { Logger };
  * One pino logger for the process; modules take `logger.child({ module })`.
  * Access codes, passwords, cookies and API keys are redacted wherever they appear in a log object.
  */
-export function createLogger(level: string): Logger {
-  return pino({
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     redact: {
       paths: [
@@ -25,5 +25,7 @@ export function createLogger(level: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  // JSON lines on stdout (or the given stream, for tests); human banners go to stderr
+  return destination ? pino(options, destination) : pino(options);
 }

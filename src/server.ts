@@ -35,8 +35,9 @@ async function main(): Promise<void> {
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
-    logger.info({ port, dataDir: config.dataDir }, 'listening');
-    process.stdout.write(
+    logger.info({ port, dataDir: config.dataDir, env: built.app.get('env') }, 'listening');
+    // Human banner on stderr: stdout carries only JSON log lines, for log collectors.
+    process.stderr.write(
       `\n  Kids video quiz is running:\n    kids (tablet):      http://localhost:${port}/kids\n` +
         `    parents & experts:  http://localhost:${port}/expert\n    admin:              http://localhost:${port}/admin\n\n`,
     );

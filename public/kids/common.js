@@ -8,7 +8,8 @@ export { KIDS, COMPANIONS, companionProfile } from './kids-data.js';
 /** Mirrors ICON_KEYS in src/accounts/icons.ts; an unknown key shows the star. */
 export const ICON_KEYS = ['star', 'bunny', 'pig', 'alligator', 'cat', 'dog', 'bear', 'fox',
   'owl', 'fish', 'rocket', 'flower', 'sun', 'moon', 'car', 'ball'];
-export const ICONS_URL = '/static/kids/icons.svg';
+// relative to this module, so it stays under the same versioned /static/<hash>/ folder
+export const ICONS_URL = new URL('./icons.svg', import.meta.url).pathname;
 
 export class ApiError extends Error {
   constructor(status, body) {

@@ -1,7 +1,7 @@
 // The player's own big controls (no native controls: they are small and allow skipping):
 // play/pause, back 10 s, a position slider that cannot go past the furthest point watched
 // when skip prevention is on, question marks on the track, and the watch-time clock.
-import { formatTime, svgUse } from './common.js';
+import { ICONS_URL, formatTime, svgUse } from './common.js';
 
 export function createVideoControls({ video, onBlockedSeek = () => {} }) {
   const toggle = document.getElementById('play-toggle');
@@ -31,7 +31,7 @@ export function createVideoControls({ video, onBlockedSeek = () => {} }) {
     seek.style.setProperty('--reach', `${d ? (Math.max(furthest, t) / d) * 100 : 0}%`);
     time.textContent = formatTime(d ? d - t : 0);
     const playing = !video.paused && !video.ended;
-    toggleIcon.setAttribute('href', `/static/kids/icons.svg#${playing ? 'ui-pause' : 'ui-play'}`);
+    toggleIcon.setAttribute('href', `${ICONS_URL}#${playing ? 'ui-pause' : 'ui-play'}`);
     toggle.setAttribute('aria-label', playing ? 'Pause' : 'Play');
   }
 

@@ -312,7 +312,7 @@ export function iconFor(key) {
   svg.setAttribute('class', 'icon');
   svg.setAttribute('aria-hidden', 'true');
   const use = document.createElementNS('http://www.w3.org/2000/svg', 'use');
-  use.setAttribute('href', `/static/kids/icons.svg#icon-${encodeURIComponent(key || 'star')}`);
+  use.setAttribute('href', `${new URL('../kids/icons.svg', import.meta.url).pathname}#icon-${encodeURIComponent(key || 'star')}`);
   svg.append(use);
   return svg;
 }

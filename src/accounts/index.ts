@@ -11,8 +11,9 @@ export function registerAccounts(ctx: AppContext): void {
     ctx.onStart(() => {
       const codes = seedDemoFamily(accountsDeps(ctx).accounts);
       if (!codes) return;
-      // Printed once, to the terminal only (never to the log): the codes exist nowhere else in plain text.
-      process.stdout.write(
+      // Printed once, to the terminal only (stderr, never the JSON log on stdout): the codes exist
+      // nowhere else in plain text.
+      process.stderr.write(
         [
           '',
           '  Demo family created (shown only this once):',

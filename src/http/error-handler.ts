@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../logger.js';
 import { AppError, notFound } from './errors.js';
+import { requestIdOf } from './request-log.js';
 
 /** Unknown /api paths get the contract's JSON error body rather than Express's HTML page. */
 export const apiNotFound: RequestHandler = (req, _res, next) => {
@@ -15,7 +16,8 @@ export const apiNotFound: RequestHandler = (req, _res, next) => {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const e = toAppError(err);
-    if (e.status >= 500 && !(err instanceof AppError)) logger.error({ err, method: req.method, path: req.path }, 'unhandled error');
+    const requestId = requestIdOf(res);
+    if (e.status >= 500 && !(err instanceof AppError)) logger.error({ err, reqId: requestId, method: req.method, path: req.path }, 'unhandled error');
     if (res.headersSent) {
       res.end();
       return;
@@ -25,11 +27,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const wantsHtml = !req.path.startsWith('/api/') && req.accepts(['json', 'html']) === 'html';
     if (wantsHtml) {
-      res.status(e.status).type('html').send(`<!doctype html><meta charset="utf-8"><title>${e.status}</title><p>${escapeHtml(e.message)}</p><p><a href="/">Home</a></p>`);
+      res.status(e.status).type('html').send(`<!doctype html><meta charset="utf-8"><title>${e.status}</title><p>${escapeHtml(e.message)}</p>${e.status >= 500 && requestId ? `<p>Request id: ${escapeHtml(requestId)}</p>` : ''}<p><a href="/">Home</a></p>`);
       return;
     }
     const body: Record<string, unknown> = { success: false, message: e.message, error: e.code };
     if (e.detail !== undefined) body.detail = e.detail;
+    // the id a parent or admin can quote, to find this failure in the log
+    if (e.status >= 500 && requestId) body.request_id = requestId;
     res.status(e.status).json(body);
   };
 }

@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import 'express-session';
 
 export type Role = 'admin' | 'expert' | 'child';
@@ -13,7 +13,25 @@ declare module 'express-session' {
     /** child sessions: the profile the child picked */
     childId: string;
     companion: string;
+    /** when the cookie's lifetime was last slid forward (see renewSessionCookie) */
+    renewedAt: number;
   }
+}
+
+/**
+ * The sliding lifetime, cheaply: express-session's `rolling` re-signs and re-sends the cookie on
+ * every response (measured: about a third of express-session's cost per logged-in API call in
+ * bench/api.ts). Instead, a session whose cookie was last sent more than `everyMs` ago is marked
+ * changed, so express-session saves it and sends a fresh cookie on that one response. The cookie
+ * may therefore end up to `everyMs` before the row (whose expiry the store slides the same way).
+ */
+export function renewSessionCookie(everyMs: number): RequestHandler {
+  return (req, _res, next) => {
+    const s = req.session;
+    const expires = s?.role ? s.cookie.expires : undefined;
+    if (s && expires && s.cookie.originalMaxAge && expires.getTime() - Date.now() < s.cookie.originalMaxAge - everyMs) s.renewedAt = Date.now();
+    next();
+  };
 }
 
 /** Who is asking, derived from the session only. */

@@ -51,7 +51,7 @@ describe('GET /kids (family-code login)', () => {
     expect(res.headers['content-type']).toMatch(/html/);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.text.match(/class="key"/g)).toHaveLength(10);
-    expect(res.text).toContain('src="/static/kids/login.js"');
+    expect(res.text).toContain(`src="${t.app.locals.staticBase}/kids/login.js"`);
     // the only script without src is the page's JSON data, which a browser never runs
     expect(res.text).not.toMatch(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")[^>]*>/);
   });

@@ -23,7 +23,7 @@ describe('staff page routes', () => {
     expect(home.text).toContain('href="/admin"');
     const admin = await a.get('/admin');
     expect(admin.text).toContain('id="password"');
-    expect(admin.text).toContain('src="/static/staff/login.js"');
+    expect(admin.text).toContain(`src="${t.app.locals.staticBase}/staff/login.js"`);
     const expert = await a.get('/expert');
     expect(expert.text).toContain('id="access_code"');
     expect(expert.text).not.toMatch(/<script>(?!<\/script>)/);
