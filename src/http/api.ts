@@ -27,6 +27,8 @@ export interface RouteDef<B extends z.ZodType, Q extends z.ZodType, P extends z.
   params?: P;
   /** documented 200 body (for the OpenAPI document only) */
   response?: z.ZodType;
+  /** documented 202 body of a route that can answer before its work is done (`Prefer: respond-async`) */
+  accepted?: { description: string; schema: z.ZodType };
   /** documented error statuses, e.g. { 404: 'video not found' } */
   errors?: Record<number, string>;
   /** runs after the access check and before validation (uploads, rate limits) */

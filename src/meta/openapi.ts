@@ -38,6 +38,7 @@ export function buildOpenApi(routes: RegisteredRoute[]): Record<string, unknown>
         content: { [r.produces ?? 'application/json']: { schema: r.response ? toSchema(r.response, 'output') : { type: 'object', additionalProperties: true } } },
       },
     };
+    if (r.accepted) responses[202] = { description: r.accepted.description, content: { 'application/json': { schema: toSchema(r.accepted.schema, 'output') } } };
     if (r.access !== 'public') {
       responses[401] = { description: 'Not logged in', content: { 'application/json': { schema: errorBody } } };
       if (r.access !== 'authenticated') responses[403] = { description: `Allowed roles: ${r.access.join(', ')}`, content: { 'application/json': { schema: errorBody } } };

@@ -3,12 +3,14 @@ import { checkDownloadUrl } from '../pipeline/download-url.js';
 import { classified } from '../pipeline/ytdlp-errors.js';
 import { AppError, conflict } from '../http/errors.js';
 import { cancelledStatus, prefersAsync, sendAccepted } from '../jobs/respond-async.js';
+import { jobAccepted } from '../jobs/jobs.schema.js';
 import { downloadStatus, invalidUrlResult, type DownloadResult } from './download.service.js';
 import { frameSource } from './frames.service.js';
 import { downloadJobInput, downloadResultOf, frameErrorOf } from './pipeline.jobs.js';
 import { downloadBody, downloadResult, frameResult, videoParams } from './videos.schema.js';
 
 const tags = ['Admin'];
+const ACCEPTED = { description: 'With `Prefer: respond-async`: the job was queued (`Location: /api/admin/jobs/{job_id}`, `Preference-Applied: respond-async`)', schema: jobAccepted };
 const ASYNC_NOTE = ' Runs as a background job: the request waits for it, or with the header `Prefer: respond-async` answers 202 `{success, job_id, message}` at once (follow it at GET /api/admin/jobs/{job_id} or on /ws/jobs).';
 
 /** POST /api/download and POST /api/frames/{video_id}: the admin's pipeline actions, each run as a job. */
@@ -25,8 +27,8 @@ export function registerPipelineRoutes(ctx: AppContext): void {
       bodyType: 'form',
       body: downloadBody,
       response: downloadResult,
+      accepted: ACCEPTED,
       errors: {
-        202: 'with `Prefer: respond-async`: the job was queued (body `{success: true, job_id, message}`, `Location` header)',
         400: 'invalid_url: the link is not a single video on an allowed host (download result body)',
         409: 'download_in_progress: this video is already being downloaded; cancelled: its job was cancelled (download result body)',
         502: 'the platform or yt-dlp failed; error_code and recovery_hint say why (download result body)',
@@ -65,8 +67,8 @@ export function registerPipelineRoutes(ctx: AppContext): void {
       access: ['admin'],
       params: videoParams,
       response: frameResult,
+      accepted: ACCEPTED,
       errors: {
-        202: 'with `Prefer: respond-async`: the job was queued (body `{success: true, job_id, message}`, `Location` header)',
         404: 'unknown video, or its file is missing',
         409: 'the video is still downloading, or frames are already being extracted; job_cancelled: the job was cancelled',
         422: 'ffmpeg could not read the video',
