@@ -9,6 +9,8 @@ import { COUNT_PY, createClass, createProblem, enrol } from '../code-quiz/factor
 import { buildClient } from '../../scripts/build-client.mjs';
 
 const ARTIFACTS = path.resolve('test-artifacts/code');
+/** how long to wait for the page to show a result (the machine is shared: runs can queue) */
+const WAIT = { timeout: 30_000, interval: 100 };
 let t: TestApp;
 let base: string;
 let browser: Browser;
@@ -55,11 +57,11 @@ describe('the code quiz in a browser (no provider key)', () => {
 
     await page.getByRole('button', { name: 'Help me' }).click();
     const choices = page.locator('#choices button');
-    await expect.poll(() => choices.count()).toBe(3);
+    await expect.poll(() => choices.count(), WAIT).toBe(3);
     const texts = await choices.allTextContents();
     expect(texts).toContain('print(i)');
     await page.getByRole('button', { name: 'print(i)', exact: true }).click();
-    await expect.poll(() => page.textContent('#hint-feedback')).toContain('Yes!');
+    await expect.poll(() => page.textContent('#hint-feedback'), WAIT).toContain('Yes!');
     expect(await page.isVisible('#explanation')).toBe(true);
     expect((await page.textContent('#explanation'))!.length).toBeGreaterThan(10);
 
@@ -68,7 +70,7 @@ describe('the code quiz in a browser (no provider key)', () => {
     expect(code).toBe('n = int(input())\nfor i in range(1, n + 1):\n    print(i)');
 
     await page.getByRole('button', { name: 'Run' }).click();
-    await expect.poll(() => page.textContent('#results-title')).toBe('All 3 tests passed! Great job!');
+    await expect.poll(() => page.textContent('#results-title'), WAIT).toBe('All 3 tests passed! Great job!');
     expect(await page.locator('#tests li').allTextContents()).toEqual([
       expect.stringContaining('Test 1: passed'),
       expect.stringContaining('Test 2: passed'),
@@ -89,7 +91,7 @@ describe('the code quiz in a browser (no provider key)', () => {
     expect((await teacher.request.post(`${base}/api/expert/login`, { data: { access_code: fam.expert.code } })).status()).toBe(200);
     await tpage.goto(`${base}/expert/code/classes/${classId}`);
     const events = tpage.locator('#events tbody tr');
-    await expect.poll(() => events.count()).toBe(1);
+    await expect.poll(() => events.count(), WAIT).toBe(1);
     expect(await events.first().textContent()).toContain('print(i)');
     expect(await events.first().textContent()).toContain(fam.child.first_name);
     expect(await events.first().textContent()).toContain('right');
