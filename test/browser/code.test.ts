@@ -103,3 +103,47 @@ describe('the code quiz in a browser (no provider key)', () => {
     await teacher.close();
   });
 });
+
+describe("the teacher's code pages in a browser", () => {
+  it('creates a class, enrols a child, and writes a problem: a failing solution is refused naming the test, a fixed one is saved', async () => {
+    const errors: string[] = [];
+    const teacher = await browser.newContext();
+    const page = await teacher.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('dialog', (d) => void d.accept());
+    expect((await teacher.request.post(`${base}/api/expert/login`, { data: { access_code: fam.expert.code } })).status()).toBe(200);
+
+    await page.goto(`${base}/expert/code`);
+    await page.fill('#class-name', 'Friday coders');
+    await page.getByRole('button', { name: 'Create class' }).click();
+    const card = page.locator('article.class-card', { hasText: 'Friday coders' });
+    await expect.poll(() => card.count(), WAIT).toBe(1);
+    await card.getByRole('button', { name: /Add child/ }).click();
+    await expect.poll(() => card.locator('.enrolled li').count(), WAIT).toBe(1);
+    const created = t.db.first<{ id: number }>("SELECT id FROM classes WHERE name = 'Friday coders'")!;
+    expect(t.db.all('SELECT child_id FROM class_enrolments WHERE class_id = ?', [created.id])).toEqual([{ child_id: fam.child.child_id }]);
+
+    await card.getByRole('link', { name: 'Friday coders' }).click();
+    await page.getByRole('button', { name: 'New problem' }).click();
+    await page.fill('#p-title', 'Double it');
+    await page.fill('#p-prompt', 'Read a number and print it twice as big.');
+    await page.fill('#p-solution', 'n = int(input())\nprint(n + 2)\n');
+    await page.locator('#test-rows .t-stdin').first().fill('3');
+    await page.locator('#test-rows .t-expected').first().fill('6');
+    await page.getByRole('button', { name: 'Add a test' }).click();
+    await page.locator('#test-rows .t-stdin').nth(1).fill('2');
+    await page.locator('#test-rows .t-expected').nth(1).fill('4');
+    await page.getByRole('button', { name: 'Save problem' }).click();
+    // 2 + 2 = 4 passes test 2 but 3 + 2 = 5 fails test 1
+    await expect.poll(() => page.textContent('#problem-status'), WAIT).toContain('fails test 1');
+    expect(t.db.all('SELECT * FROM code_problems WHERE class_id = ?', [created.id])).toEqual([]);
+
+    await page.fill('#p-solution', 'n = int(input())\nprint(n * 2)\n');
+    await page.getByRole('button', { name: 'Save problem' }).click();
+    await expect.poll(() => page.locator('#problems tbody tr').count(), WAIT).toBe(1);
+    expect(await page.textContent('#problems')).toContain('Double it');
+    expect(t.db.first('SELECT title, solution FROM code_problems WHERE class_id = ?', [created.id])).toEqual({ title: 'Double it', solution: 'n = int(input())\nprint(n * 2)\n' });
+    expect(errors).toEqual([]);
+    await teacher.close();
+  });
+});
