@@ -11,7 +11,7 @@ import { TEST_LIMITS, sandboxRunner, strayProcesses, testSandboxUid } from './sa
 
 /** The runner's contract around the sandbox: results, refusals (400/429/503), abort, health. */
 const isRoot = process.getuid?.() === 0;
-const uid = testSandboxUid() + 1500; // clear of the hostile-test file's uids
+const uid = testSandboxUid() + 1500; // clear of the hostile-test files' uids
 let dataDir: string;
 let config: Config;
 const runners: SandboxRunner[] = [];
