@@ -34,7 +34,7 @@ export function registerDemoClass(ctx: AppContext, runner: CodeRunner): void {
     if (db.first('SELECT 1 FROM code_quiz_demo') || !db.first("SELECT 1 FROM experts WHERE id = 'demo'")) return;
     pending = (async () => {
       const health = await runner.health();
-      if (!health.ok) return log.warn({ code: health.code }, 'demo coding class not created: the sandbox is unavailable');
+      if (!health.ok) return log.warn({ error_code: health.code }, 'demo coding class not created: the sandbox is unavailable');
       const fields = await checkedProblemFields(runner, DEMO_PROBLEM, log);
       db.transaction(() => {
         if (db.first('SELECT 1 FROM code_quiz_demo') || !db.first("SELECT 1 FROM experts WHERE id = 'demo'")) return;

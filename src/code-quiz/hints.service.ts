@@ -58,7 +58,7 @@ export async function computeHints(runner: CodeRunner, problem: CheckedProblem):
   const hints: HintLine[] = [];
   for (const step of steps) {
     const kept: Mutant[] = [];
-    for (const m of mutateLine(step, steps, problem.language, problem.solution)) {
+    for (const m of byKindInTurn(mutateLine(step, steps, problem.language, problem.solution))) {
       if (kept.length >= DISTRACTORS_PER_LINE) break;
       if (await failsATest(runner, problem.language, substituteLine(problem.solution, step.index, m.text), cases)) kept.push(m);
     }
@@ -82,6 +82,17 @@ export function distinctChoices(suggestion: string, candidates: string[]): strin
     seen.add(key);
     return true;
   });
+}
+
+/** One mutant of each kind first, then the second of each: two shown choices trap different mistakes. */
+export function byKindInTurn(mutants: Mutant[]): Mutant[] {
+  const groups = new Map<string, Mutant[]>();
+  for (const m of mutants) groups.set(m.kind, [...(groups.get(m.kind) ?? []), m]);
+  const out: Mutant[] = [];
+  for (let round = 0; out.length < mutants.length; round++) {
+    for (const g of groups.values()) if (g[round]) out.push(g[round]!);
+  }
+  return out;
 }
 
 function lastLine(s: string): string {

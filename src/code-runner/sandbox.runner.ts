@@ -55,7 +55,8 @@ export class SandboxRunner implements CodeRunner {
     this.healthProbe ??= this.probe().then((value) => {
       this.health_ = { value, at: Date.now() };
       this.healthProbe = undefined;
-      if (!value.ok) this.logger.warn({ code: value.code }, value.message);
+      // not `code`: the logger redacts that key (it is how access codes are named)
+      if (!value.ok) this.logger.warn({ error_code: value.code }, value.message);
       return value;
     });
     return this.healthProbe;

@@ -9,6 +9,8 @@ import { COUNT_PY, createClass, createProblem, enrol } from '../code-quiz/factor
 import { buildClient } from '../../scripts/build-client.mjs';
 
 const ARTIFACTS = path.resolve('test-artifacts/code');
+/** how long to wait for the page to show a result (the machine is shared: runs can queue) */
+const WAIT = { timeout: 30_000, interval: 100 };
 let t: TestApp;
 let base: string;
 let browser: Browser;
@@ -55,11 +57,11 @@ describe('the code quiz in a browser (no provider key)', () => {
 
     await page.getByRole('button', { name: 'Help me' }).click();
     const choices = page.locator('#choices button');
-    await expect.poll(() => choices.count()).toBe(3);
+    await expect.poll(() => choices.count(), WAIT).toBe(3);
     const texts = await choices.allTextContents();
     expect(texts).toContain('print(i)');
     await page.getByRole('button', { name: 'print(i)', exact: true }).click();
-    await expect.poll(() => page.textContent('#hint-feedback')).toContain('Yes!');
+    await expect.poll(() => page.textContent('#hint-feedback'), WAIT).toContain('Yes!');
     expect(await page.isVisible('#explanation')).toBe(true);
     expect((await page.textContent('#explanation'))!.length).toBeGreaterThan(10);
 
@@ -68,7 +70,7 @@ describe('the code quiz in a browser (no provider key)', () => {
     expect(code).toBe('n = int(input())\nfor i in range(1, n + 1):\n    print(i)');
 
     await page.getByRole('button', { name: 'Run' }).click();
-    await expect.poll(() => page.textContent('#results-title')).toBe('All 3 tests passed! Great job!');
+    await expect.poll(() => page.textContent('#results-title'), WAIT).toBe('All 3 tests passed! Great job!');
     expect(await page.locator('#tests li').allTextContents()).toEqual([
       expect.stringContaining('Test 1: passed'),
       expect.stringContaining('Test 2: passed'),
@@ -89,7 +91,7 @@ describe('the code quiz in a browser (no provider key)', () => {
     expect((await teacher.request.post(`${base}/api/expert/login`, { data: { access_code: fam.expert.code } })).status()).toBe(200);
     await tpage.goto(`${base}/expert/code/classes/${classId}`);
     const events = tpage.locator('#events tbody tr');
-    await expect.poll(() => events.count()).toBe(1);
+    await expect.poll(() => events.count(), WAIT).toBe(1);
     expect(await events.first().textContent()).toContain('print(i)');
     expect(await events.first().textContent()).toContain(fam.child.first_name);
     expect(await events.first().textContent()).toContain('right');
@@ -98,6 +100,50 @@ describe('the code quiz in a browser (no provider key)', () => {
     expect(errors).toEqual([]);
     await tpage.screenshot({ path: path.join(ARTIFACTS, 'teacher-class-page.png'), fullPage: true });
     await kid.close();
+    await teacher.close();
+  });
+});
+
+describe("the teacher's code pages in a browser", () => {
+  it('creates a class, enrols a child, and writes a problem: a failing solution is refused naming the test, a fixed one is saved', async () => {
+    const errors: string[] = [];
+    const teacher = await browser.newContext();
+    const page = await teacher.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('dialog', (d) => void d.accept());
+    expect((await teacher.request.post(`${base}/api/expert/login`, { data: { access_code: fam.expert.code } })).status()).toBe(200);
+
+    await page.goto(`${base}/expert/code`);
+    await page.fill('#class-name', 'Friday coders');
+    await page.getByRole('button', { name: 'Create class' }).click();
+    const card = page.locator('article.class-card', { hasText: 'Friday coders' });
+    await expect.poll(() => card.count(), WAIT).toBe(1);
+    await card.getByRole('button', { name: /Add child/ }).click();
+    await expect.poll(() => card.locator('.enrolled li').count(), WAIT).toBe(1);
+    const created = t.db.first<{ id: number }>("SELECT id FROM classes WHERE name = 'Friday coders'")!;
+    expect(t.db.all('SELECT child_id FROM class_enrolments WHERE class_id = ?', [created.id])).toEqual([{ child_id: fam.child.child_id }]);
+
+    await card.getByRole('link', { name: 'Friday coders' }).click();
+    await page.getByRole('button', { name: 'New problem' }).click();
+    await page.fill('#p-title', 'Double it');
+    await page.fill('#p-prompt', 'Read a number and print it twice as big.');
+    await page.fill('#p-solution', 'n = int(input())\nprint(n + 2)\n');
+    await page.locator('#test-rows .t-stdin').first().fill('3');
+    await page.locator('#test-rows .t-expected').first().fill('6');
+    await page.getByRole('button', { name: 'Add a test' }).click();
+    await page.locator('#test-rows .t-stdin').nth(1).fill('2');
+    await page.locator('#test-rows .t-expected').nth(1).fill('4');
+    await page.getByRole('button', { name: 'Save problem' }).click();
+    // 2 + 2 = 4 passes test 2 but 3 + 2 = 5 fails test 1
+    await expect.poll(() => page.textContent('#problem-status'), WAIT).toContain('fails test 1');
+    expect(t.db.all('SELECT * FROM code_problems WHERE class_id = ?', [created.id])).toEqual([]);
+
+    await page.fill('#p-solution', 'n = int(input())\nprint(n * 2)\n');
+    await page.getByRole('button', { name: 'Save problem' }).click();
+    await expect.poll(() => page.locator('#problems tbody tr').count(), WAIT).toBe(1);
+    expect(await page.textContent('#problems')).toContain('Double it');
+    expect(t.db.first('SELECT title, solution FROM code_problems WHERE class_id = ?', [created.id])).toEqual({ title: 'Double it', solution: 'n = int(input())\nprint(n * 2)\n' });
+    expect(errors).toEqual([]);
     await teacher.close();
   });
 });

@@ -3,6 +3,7 @@ import { createFamily, loginExpert, startTestApp, type Agent, type TestApp } fro
 import { lcsPairs, nextStep, normalizeWhitespace, referenceSteps, substituteLine } from '../../src/code-quiz/align.js';
 import { mutateLine, solutionNames, stripStrings } from '../../src/code-quiz/mutations.js';
 import { isOneLine } from '../../src/code-quiz/suggest.service.js';
+import { byKindInTurn } from '../../src/code-quiz/hints.service.js';
 import { sameOutput } from '../../src/code-quiz/test-runner.js';
 import { COUNT_PY, SUM_JS, createClass, createProblem } from './factories.js';
 
@@ -63,6 +64,11 @@ describe('novice mutations (pure)', () => {
       expect(keys).not.toContain(normalizeWhitespace(step.text));
       expect(new Set(keys).size).toBe(keys.length);
     }
+  });
+
+  it('tries one mutant of each kind before a second of the same kind', () => {
+    const m = (text: string, kind: 'off_by_one' | 'operator' | 'line_too_early') => ({ text, kind });
+    expect(byKindInTurn([m('a', 'off_by_one'), m('b', 'off_by_one'), m('c', 'operator'), m('d', 'line_too_early')]).map((x) => x.text)).toEqual(['a', 'c', 'd', 'b']);
   });
 
   it('ignores operators inside strings and knows which names are variables', () => {
