@@ -1,6 +1,6 @@
 // One class: its problems (editor with test cases; saving checks the solution in the sandbox)
 // and what the class did (hints asked for, the wrong lines picked most, runs).
-import { $, actionButton, api, bindForm, h, toast } from '/static/staff/lib.js';
+import { $, actionButton, api, bindForm, h, toast } from '../staff/lib.js';
 
 const classId = Number(document.body.dataset.classId);
 const form = $('#problem-form');

@@ -1,5 +1,5 @@
 // The expert's code classes: create, rename, delete, enrol and take out children.
-import { $, actionButton, api, bindForm, h, toast } from '/static/staff/lib.js';
+import { $, actionButton, api, bindForm, h, toast } from '../staff/lib.js';
 
 const box = $('#classes');
 
