@@ -120,6 +120,14 @@ describe('SandboxRunner.health: never an unsandboxed fallback', () => {
     expect(err).toMatchObject({ status: 503, code: 'language_unavailable', detail: { install: 'apt-get install python3' } });
   });
 
+  it.skipIf(!isRoot)('an interpreter the sandbox user cannot reach (e.g. under /root): 503 sandbox_unavailable with bwrap\'s reason', async () => {
+    const privateDir = fs.mkdtempSync(path.join(dataDir, 'private-')); // mode 0700, owned by root
+    fs.symlinkSync('/usr/bin/python3', path.join(privateDir, 'python3'));
+    const err = await rejection(runner({ CODE_PYTHON_PATH: path.join(privateDir, 'python3') }).run({ language: 'python', code: 'print(1)', stdin: '' }));
+    expect(err).toMatchObject({ status: 503, code: 'sandbox_unavailable' });
+    expect(err.message).toMatch(/bwrap: .*python3/);
+  });
+
   it('CODE_RUNNER=piston without PISTON_URL is refused at start, not run locally', async () => {
     const { createLogger } = await import('../../src/logger.js');
     expect(() => createCodeRunner({ ...config, CODE_RUNNER: 'piston', PISTON_URL: undefined }, createLogger('silent'))).toThrow(/PISTON_URL/);
