@@ -78,12 +78,17 @@ describe('SandboxRunner.run', () => {
     expect((await r.run({ language: 'python', code: 'print(1)', stdin: '' })).stdout).toBe('1\n');
   });
 
-  it('stops the program when the caller aborts and leaves no process behind', async () => {
-    const ac = new AbortController();
-    const run = runner().run({ language: 'python', code: 'import time\nprint("started", flush=True)\ntime.sleep(60)', stdin: '' }, ac.signal);
-    setTimeout(() => ac.abort(new Error('client went away')), 300);
-    await expect(run).rejects.toThrow('client went away');
-    if (isRoot) expect(await strayProcesses(uid)).toEqual([]);
+  it('stops the program when the caller aborts, even during the sandbox set-up, and leaves no process behind', async () => {
+    const r = runner();
+    await r.health();
+    // 0 ms: while bwrap is still setting up (the race --info-fd closes); 300 ms: while the program runs
+    for (const delay of [0, 300]) {
+      const ac = new AbortController();
+      const run = r.run({ language: 'python', code: 'import time\nprint("started", flush=True)\ntime.sleep(60)', stdin: '' }, ac.signal);
+      setTimeout(() => ac.abort(new Error('client went away')), delay);
+      await expect(run).rejects.toThrow('client went away');
+      if (isRoot) expect(await strayProcesses(uid)).toEqual([]);
+    }
   });
 });
 
