@@ -79,12 +79,14 @@ function bareCommand(language: Language, source: string) {
 function bare(language: Language, source: string, stdin: string): Promise<string> {
   const { cmd, args } = bareCommand(language, source);
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'], env: {} });
+    // fd 3: bwrap's --info-fd, part of the same command line
+    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit', 'pipe'], env: {} });
+    (child.stdio[3] as NodeJS.ReadableStream).resume();
     let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`bare ${language} exited ${code}`))));
-    child.stdin.end(stdin);
+    child.stdin!.end(stdin);
   });
 }
 

@@ -48,6 +48,9 @@ export function buildSandboxCommand(input: SandboxCommandInput): SandboxCommand 
     '--disable-userns',
     // if the service dies, the sandbox dies with it
     '--die-with-parent',
+    // bwrap writes the sandbox init's pid to fd 3 (the harness kills it directly: sandbox-process.ts)
+    '--info-fd',
+    '3',
     // new session: no TIOCSTI keystroke injection into a terminal the service may hold
     '--new-session',
     '--cap-drop',

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import type { SandboxCommand } from './sandbox-args.js';
 import type { RunLimits, RunResult } from './types.js';
@@ -33,8 +34,10 @@ export function runSandboxed(
       reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
       return;
     }
-    // detached: bwrap leads its own process group, so one kill(-pid) reaches it and its helpers
-    const child = spawn(command.cmd, command.args, { shell: false, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: {} });
+    // detached: bwrap leads its own process group, so one kill(-pid) reaches it and its helpers.
+    // fd 3 is bwrap's --info-fd: it reports the pid of the sandbox's init there (and closes it
+    // before the program starts, so the program cannot write to it).
+    const child = spawn(command.cmd, command.args, { shell: false, detached: true, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], env: {} });
     const out = new CappedBuffer(limits.outputBytes);
     const err = new CappedBuffer(limits.outputBytes);
     let wallHit = false;
@@ -42,17 +45,17 @@ export function runSandboxed(
     let aborted = false;
     let settled = false;
 
-    let exited = false;
-    child.once('exit', () => (exited = true));
-    const killGroup = () => {
-      // once bwrap is reaped its pid (and group id) may belong to someone else
-      if (!child.pid || exited) return;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    };
+    const killer = new SandboxKiller(child.pid);
+    child.once('exit', () => killer.exited());
+    const info = child.stdio[3] as NodeJS.ReadableStream | null;
+    let infoText = '';
+    info?.on('data', (chunk: Buffer) => {
+      if (infoText.length < 4096) infoText += chunk.toString('utf8');
+      const m = /"child-pid":\s*(\d+)/.exec(infoText);
+      if (m) killer.knowInit(Number(m[1]));
+    });
+    info?.on('error', () => {});
+    const killGroup = () => killer.kill();
     const wallTimer = setTimeout(() => {
       wallHit = true;
       killGroup();
@@ -87,6 +90,7 @@ export function runSandboxed(
     );
     child.on('close', (code, sig) =>
       finish(() => {
+        killer.exited();
         const runtimeMs = Math.round(performance.now() - started);
         if (aborted) {
           reject(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
@@ -129,6 +133,77 @@ export function decodeExit(code: number | null, sig: NodeJS.Signals | null): { e
 function isCpuLimitKill(signal: string | null, runtimeMs: number, cpuSeconds: number): boolean {
   if (signal === 'SIGXCPU') return true;
   return signal === 'SIGKILL' && runtimeMs >= cpuSeconds * 1000 * 0.5;
+}
+
+/**
+ * Kills one sandbox, closing a race: bwrap's child sets its parent-death signal only after it
+ * starts, so killing bwrap during set-up could leave that child (and the program) running,
+ * holding our pipes. So a kill waits for bwrap to report the sandbox init's pid (--info-fd,
+ * written right after the clone), then kills that init: its death ends every process in the
+ * sandbox's pid namespace, and bwrap, which waits for it, reaps it and exits (killing bwrap too
+ * would leave the init a zombie for the machine's init to reap). bwrap's whole process group
+ * is killed when the report does not come, or bwrap is still there, a second later.
+ */
+const KILL_FALLBACK_MS = 1000;
+
+class SandboxKiller {
+  private initPid: number | undefined;
+  private requested = false;
+  private done = false;
+  private gone = false;
+  private fallback: NodeJS.Timeout | undefined;
+
+  constructor(private readonly bwrapPid: number | undefined) {}
+
+  knowInit(pid: number): void {
+    if (this.initPid === undefined) this.initPid = pid;
+    if (this.requested) this.now();
+  }
+
+  exited(): void {
+    this.gone = true;
+    if (this.fallback) clearTimeout(this.fallback);
+  }
+
+  kill(): void {
+    if (this.requested) return;
+    this.requested = true;
+    this.fallback = setTimeout(() => this.killGroup(), KILL_FALLBACK_MS);
+    if (this.initPid !== undefined) this.now();
+  }
+
+  private now(): void {
+    if (this.done || this.gone) return;
+    this.done = true;
+    // the reported pid is only trusted while it is still bwrap's child
+    if (this.initPid !== undefined && parentOf(this.initPid) === this.bwrapPid) signal(this.initPid);
+    else this.killGroup();
+  }
+
+  private killGroup(): void {
+    // once bwrap is reaped its pid (and group id) may belong to someone else
+    if (this.gone || !this.bwrapPid) return;
+    this.done = true;
+    signal(-this.bwrapPid);
+  }
+}
+
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ')'
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+function signal(target: number): void {
+  try {
+    process.kill(target, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }
 
 /** Keeps at most `cap` bytes; push() answers false once more than that arrived. */

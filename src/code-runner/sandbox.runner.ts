@@ -21,6 +21,19 @@ export const BUBBLEWRAP_INSTALL = 'apt-get install bubblewrap';
 const FAILED_HEALTH_TTL_MS = 10_000;
 const INSTALL_HINT: Record<Language, string> = { python: 'apt-get install python3', javascript: 'Node.js 20 (the one running this service)' };
 
+/**
+ * bubblewrap and setpriv report their own failures (a bind source the sandbox user cannot read,
+ * namespaces refused) on stderr with their name first, before the program ever starts. A program
+ * printing the same only earns itself a 503 and a fresh health check.
+ */
+const SETUP_FAILURE = /^(bwrap|setpriv): /;
+
+class SandboxSetupError extends Error {
+  constructor(stderr: string) {
+    super(stderr.trim().split('\n')[0]!.slice(0, 300));
+  }
+}
+
 export class SandboxRunner implements CodeRunner {
   readonly name = 'sandbox' as const;
   private readonly limiter: Limiter;
@@ -76,7 +89,9 @@ export class SandboxRunner implements CodeRunner {
         try {
           const command = buildSandboxCommand({ ...this.base, language: req.language, limits, codeDir });
           this.logger.debug({ cmd: command.cmd, args: command.args }, 'sandboxed run');
-          return await runSandboxed(command, req.stdin, limits, signal);
+          const result = await runSandboxed(command, req.stdin, limits, signal);
+          if (result.exitCode !== 0 && SETUP_FAILURE.test(result.stderr)) throw new SandboxSetupError(result.stderr);
+          return result;
         } finally {
           await this.dirs.remove(codeDir);
         }
@@ -84,6 +99,11 @@ export class SandboxRunner implements CodeRunner {
     } catch (err) {
       if (err instanceof LimiterFullError) {
         throw new AppError(429, 'runner_busy', 'Many programs are running right now. Please try again in a moment.', { retry_after_seconds: 2 });
+      }
+      if (err instanceof SandboxSetupError) {
+        this.health_ = undefined;
+        this.logger.warn({ stderr: err.message }, 'sandbox setup failed');
+        throw new AppError(503, 'sandbox_unavailable', `The code sandbox could not be set up: ${err.message}`, { install: BUBBLEWRAP_INSTALL });
       }
       if (err instanceof SpawnFailedError) {
         // bwrap or setpriv vanished since the health check: check again next time

@@ -18,7 +18,7 @@ const input: SandboxCommandInput = {
 };
 
 const BOX = [
-  '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--clearenv',
+  '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--info-fd', '3', '--new-session', '--cap-drop', 'ALL', '--clearenv',
   '--setenv', 'PATH', '/usr/bin', '--setenv', 'HOME', '/tmp', '--setenv', 'LANG', 'C.UTF-8',
   '--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64',
   '--dev', '/dev', '--size', '16777216', '--tmpfs', '/tmp', '--ro-bind', '/tmp/kvq-code-x/run-y', '/code',

@@ -32,13 +32,18 @@ export function sandboxRunner(config: Config): SandboxRunner {
   return new SandboxRunner(config, createLogger('silent'));
 }
 
-/** pids of every process (threads excluded) running as `uid` right now */
+/**
+ * pids of every live process (threads excluded) of `uid` right now. Zombies do not count: they
+ * run nothing and hold no resources. bwrap's sandbox init is one after every run: bwrap learns
+ * the exit status without reaping it, so it ends up with the machine's init, which reaps it.
+ */
 export function processesOf(uid: number): number[] {
   try {
-    return execFileSync('ps', ['-u', String(uid), '-o', 'pid='], { encoding: 'utf8' })
+    return execFileSync('ps', ['-u', String(uid), '-o', 'pid=,stat='], { encoding: 'utf8' })
       .split('\n')
-      .map((l) => Number(l.trim()))
-      .filter((n) => n > 0);
+      .map((l) => l.trim().split(/\s+/))
+      .filter(([pid, stat]) => Number(pid) > 0 && !stat?.startsWith('Z'))
+      .map(([pid]) => Number(pid));
   } catch {
     return []; // ps exits 1 when nothing matches
   }

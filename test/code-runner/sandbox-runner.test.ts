@@ -78,12 +78,17 @@ describe('SandboxRunner.run', () => {
     expect((await r.run({ language: 'python', code: 'print(1)', stdin: '' })).stdout).toBe('1\n');
   });
 
-  it('stops the program when the caller aborts and leaves no process behind', async () => {
-    const ac = new AbortController();
-    const run = runner().run({ language: 'python', code: 'import time\nprint("started", flush=True)\ntime.sleep(60)', stdin: '' }, ac.signal);
-    setTimeout(() => ac.abort(new Error('client went away')), 300);
-    await expect(run).rejects.toThrow('client went away');
-    if (isRoot) expect(await strayProcesses(uid)).toEqual([]);
+  it('stops the program when the caller aborts, even during the sandbox set-up, and leaves no process behind', async () => {
+    const r = runner();
+    await r.health();
+    // 0 ms: while bwrap is still setting up (the race --info-fd closes); 300 ms: while the program runs
+    for (const delay of [0, 300]) {
+      const ac = new AbortController();
+      const run = r.run({ language: 'python', code: 'import time\nprint("started", flush=True)\ntime.sleep(60)', stdin: '' }, ac.signal);
+      setTimeout(() => ac.abort(new Error('client went away')), delay);
+      await expect(run).rejects.toThrow('client went away');
+      if (isRoot) expect(await strayProcesses(uid)).toEqual([]);
+    }
   });
 });
 
@@ -118,6 +123,14 @@ describe('SandboxRunner.health: never an unsandboxed fallback', () => {
   it('an interpreter that is not installed: 503 language_unavailable naming what to install', async () => {
     const err = await rejection(runner({ CODE_PYTHON_PATH: '/nonexistent/python3' }).run({ language: 'python', code: 'print(1)', stdin: '' }));
     expect(err).toMatchObject({ status: 503, code: 'language_unavailable', detail: { install: 'apt-get install python3' } });
+  });
+
+  it.skipIf(!isRoot)('an interpreter the sandbox user cannot reach (e.g. under /root): 503 sandbox_unavailable with bwrap\'s reason', async () => {
+    const privateDir = fs.mkdtempSync(path.join(dataDir, 'private-')); // mode 0700, owned by root
+    fs.symlinkSync('/usr/bin/python3', path.join(privateDir, 'python3'));
+    const err = await rejection(runner({ CODE_PYTHON_PATH: path.join(privateDir, 'python3') }).run({ language: 'python', code: 'print(1)', stdin: '' }));
+    expect(err).toMatchObject({ status: 503, code: 'sandbox_unavailable' });
+    expect(err.message).toMatch(/bwrap: .*python3/);
   });
 
   it('CODE_RUNNER=piston without PISTON_URL is refused at start, not run locally', async () => {
