@@ -54,10 +54,24 @@ export async function build() {
     fs.copyFileSync(file, target);
   }
   fs.writeFileSync(path.join(tmp, STAMP), `${new Date().toISOString()}\n`);
+  // Two builds at once (npm start while a test builds) may both swap: whoever renames last wins,
+  // and each clears what it moved aside.
   const old = `${DIST}.old-${process.pid}`;
-  if (fs.existsSync(DIST)) fs.renameSync(DIST, old);
-  fs.renameSync(tmp, DIST);
-  fs.rmSync(old, { recursive: true, force: true });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      if (fs.existsSync(DIST)) fs.renameSync(DIST, old);
+    } catch (err) {
+      if (err.code !== 'ENOENT') throw err;
+    }
+    try {
+      fs.renameSync(tmp, DIST);
+      break;
+    } catch (err) {
+      if (!['ENOTEMPTY', 'EEXIST'].includes(err.code) || attempt >= 5) throw err;
+    } finally {
+      fs.rmSync(old, { recursive: true, force: true });
+    }
+  }
   return { files: entryPoints.length, ms: Date.now() - started };
 }
 

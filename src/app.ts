@@ -59,11 +59,13 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
   // compressible and passes through (Range requests keep working)
   app.use(compression());
   app.use(securityHeaders);
+  // before the body parsers and the session: a script or icon needs neither (no session read
+  // from SQLite for each of a page's files)
+  mountStaticFiles(app, path.join(ROOT_DIR, 'public'));
   app.use(express.json({ limit: '2mb' }));
   app.use(express.urlencoded({ extended: false, limit: '100kb' }));
   app.use(sessionParser);
   app.use(renewSessionCookie(Math.min(5 * 60_000, (config.SESSION_MAX_AGE_HOURS * 3600_000) / 10)));
-  mountStaticFiles(app, path.join(ROOT_DIR, 'public'));
 
   const api = new Api();
   const upgrades = new UpgradeRegistry(sessionParser);

@@ -78,6 +78,9 @@ export const configSchema = z.object({
   VOICE_ALLIGATOR: z.string().default('onyx'),
   TRANSCRIBE_PROVIDER: z.enum(['auto', 'openai', 'local', 'none']).default('auto'),
   TRANSCRIBE_MODEL: z.string().default('whisper-1'),
+  /** a self-hosted OpenAI-compatible speech-to-text server (e.g. a Whisper server) for transcription alone */
+  TRANSCRIBE_BASE_URL: optionalUrl,
+  TRANSCRIBE_API_KEY: optionalString,
   TRANSCRIBE_MAX_BYTES: int(10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
   ESPEAK_PATH: z.string().default('espeak-ng'),
   /** local recognitions running at once (each is ffmpeg + one pocketsphinx run, three for a new speaker); 4x as many may wait */

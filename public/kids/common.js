@@ -22,8 +22,11 @@ export class ApiError extends Error {
 /**
  * fetch + JSON. `json` sends a JSON body, `form` a FormData. A 401 on a kids page means the
  * session ended (logged out elsewhere, expired): go back to the login page.
+ * @param {string} path
+ * @param {{ method?: string, json?: unknown, form?: FormData, redirectOn401?: boolean, signal?: AbortSignal }} [options]
  */
 export async function api(path, { method = 'GET', json, form, redirectOn401 = true, signal } = {}) {
+  /** @type {RequestInit & { headers: Record<string, string> }} */
   const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json' }, signal };
   if (json !== undefined) {
     init.headers['Content-Type'] = 'application/json';

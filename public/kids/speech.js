@@ -50,6 +50,7 @@ export function stopSpeaking() {
 export async function speak(text, { companion = null } = {}) {
   stopSpeaking();
   const token = {};
+  /** @type {(v?: unknown) => void} */
   let finish = () => {};
   current = { token, finish: (v) => finish(v) };
   const faces = companion ? [...document.querySelectorAll(`.companion[data-companion="${companion}"]`)] : [];

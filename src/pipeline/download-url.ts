@@ -29,7 +29,7 @@ export const URL_HINT =
 
 const MAX_URL_LENGTH = 2048;
 const PLATFORM_ID_RE = /^[A-Za-z0-9_-]{11}$/;
-const SHAPE_RE = /^(https?):\/\/([^/?#]*)([/?#][^]*)?$/i;
+const SHAPE_RE = /^(https?):\/\/([^/?#]*)([/?#][\s\S]*)?$/i;
 const AUTHORITY_RE = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i;
 const HOST_LABELS_RE = /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/;
 

@@ -13,7 +13,7 @@ import { Limiter, LimiterFullError } from '../pipeline/limiter.js';
 import { EMPTY_CONTEXT, type AnswerContext } from './local/vocabulary.js';
 import { answerNeighbours } from '../quiz/grading/neighbours.js';
 import type { Runner } from './local/pronouncer.js';
-import { speechCredentials } from './tts.service.js';
+import { transcribeCredentials } from './tts.service.js';
 import type { TranscribeProviderName, TranscribeResponse } from './speech.schema.js';
 
 export interface Upload {
@@ -40,7 +40,7 @@ export class TranscribeService {
     readonly local: LocalRecognizer,
     private readonly logger: Logger,
   ) {
-    const { apiKey, baseURL } = speechCredentials(config);
+    const { apiKey, baseURL } = transcribeCredentials(config);
     const p = config.TRANSCRIBE_PROVIDER;
     this.provider = p === 'auto' ? (apiKey ? 'openai' : 'local') : p;
     this.localJobs = new Limiter(config.LOCAL_TRANSCRIBE_CONCURRENCY, 4 * config.LOCAL_TRANSCRIBE_CONCURRENCY);
@@ -53,7 +53,9 @@ export class TranscribeService {
     const fail = (error_code: string, error: string): TranscribeResponse => ({ success: false, text: '', error, error_code, provider: this.provider });
     if (this.provider === 'none') return fail('transcription_off', 'Speech recognition is turned off on this server (TRANSCRIBE_PROVIDER=none).');
     if (this.provider === 'openai') {
-      if (!this.openai) return fail('transcription_not_configured', 'TRANSCRIBE_PROVIDER is openai but no TTS_API_KEY or OPENAI_API_KEY is set.');
+      if (!this.openai) {
+        return fail('transcription_not_configured', 'TRANSCRIBE_PROVIDER is openai but none of TRANSCRIBE_BASE_URL, TRANSCRIBE_API_KEY, TTS_API_KEY or OPENAI_API_KEY is set.');
+      }
       try {
         const file = await toFile(fs.createReadStream(upload.path), safeName(upload), { type: upload.mimeType });
         const res = await this.openai.audio.transcriptions.create({ file, model: this.config.TRANSCRIBE_MODEL, language: 'en', response_format: 'json' }, { signal });

@@ -24,6 +24,17 @@ export function speechCredentials(config: Config): { apiKey?: string; baseURL?: 
 }
 
 /**
+ * Where transcription goes: TRANSCRIBE_BASE_URL / TRANSCRIBE_API_KEY when set (a speech server on
+ * the school's network, so children's voices stay on site), else the voice provider's settings as
+ * above. A self-hosted server often needs no key; the SDK insists on one, so a placeholder is sent.
+ */
+export function transcribeCredentials(config: Config): { apiKey?: string; baseURL?: string; selfHosted: boolean } {
+  const speech = speechCredentials(config);
+  if (!config.TRANSCRIBE_BASE_URL) return { apiKey: config.TRANSCRIBE_API_KEY ?? speech.apiKey, baseURL: speech.baseURL, selfHosted: false };
+  return { apiKey: config.TRANSCRIBE_API_KEY ?? 'no-key', baseURL: config.TRANSCRIBE_BASE_URL, selfHosted: true };
+}
+
+/**
  * Picks the text-to-speech provider from the settings: TTS_PROVIDER=openai (needs a key),
  * local (espeak-ng), or auto (OpenAI when a key is set, else espeak-ng).
  */

@@ -47,7 +47,16 @@ describe('built server (dist/)', () => {
     expect(await health.json()).toEqual({ success: true, status: 'ok' });
     const kids = await fetch(`${base}/kids`);
     expect(kids.status).toBe(200);
-    expect(await kids.text()).toContain('<html');
+    const html = await kids.text();
+    expect(html).toContain('<html');
+    // views/ and public/ resolved from dist/: the page names its versioned script, which is served
+    const script = /src="(\/static\/[0-9a-f]{12}\/kids\/[a-z-]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const js = await fetch(`${base}${script}`);
+    expect(js.status).toBe(200);
+    expect(js.headers.get('cache-control')).toContain('immutable');
+    // files read beside their modules at run time were copied into dist/
+    expect(fs.existsSync(path.join(ROOT, 'dist', 'speech', 'vocabulary', 'child-words.txt'))).toBe(true);
     const me = await fetch(`${base}/api/me`);
     expect(me.status).toBe(200);
     // the bundled sample was imported from sample/ (resolved relative to dist/sample/)

@@ -51,6 +51,31 @@ describe('versioned static files', () => {
     expect(common.body.toString()).toContain("new URL('./icons.svg', import.meta.url)");
   });
 
+  it('serves static files without reading the session', async () => {
+    const agent = t.agent();
+    const login = await agent.post('/api/admin/verify-access').send({ password: 'test-admin-password' });
+    expect(login.status).toBe(200);
+    const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+    // record the SQL the app runs while serving (the real database, only observed)
+    const seen: string[] = [];
+    const first = t.db.first.bind(t.db);
+    t.db.first = ((sql: string, params?: never) => {
+      seen.push(sql);
+      return first(sql, params);
+    }) as typeof t.db.first;
+    try {
+      const file = await raw(`${t.app.locals.staticBase}/kids/kids.css`, 'identity', { cookie });
+      expect(file.status).toBe(200);
+      expect(file.headers['set-cookie']).toBeUndefined();
+      expect(seen.filter((q) => q.includes('FROM sessions'))).toEqual([]);
+      const api = await raw('/api/me', 'identity', { cookie });
+      expect(JSON.parse(api.body.toString())).toMatchObject({ role: 'admin' });
+      expect(seen.filter((q) => q.includes('FROM sessions'))).toHaveLength(1); // the spy does see session reads
+    } finally {
+      t.db.first = first;
+    }
+  });
+
   it('keeps plain /static/ working, revalidated on every use', async () => {
     const res = await raw('/static/kids/common.js');
     expect(res.status).toBe(200);

@@ -31,6 +31,7 @@ export function ipaToArpabet(line: string): string[] {
   const phones: string[] = [];
   const units = line
     .normalize('NFC')
+    // biome-ignore lint/suspicious/noMisleadingCharacterClass: each mark, the joiner included, is removed on its own
     .replace(/[ˈˌː\u200d'ˑ]/g, '')
     .split(/[_\s]+/)
     .filter(Boolean);
