@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import OpenAI, { toFile } from 'openai';
+import type OpenAI from 'openai';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Logger } from '../logger.js';
@@ -29,7 +29,8 @@ export interface Upload {
  * it never throws for a bad recording.
  */
 export class TranscribeService {
-  private readonly openai?: OpenAI;
+  /** the OpenAI SDK is imported on the first transcription, not at start (it is slow to load) */
+  private readonly openai?: () => Promise<{ client: OpenAI; toFile: typeof import('openai').toFile }>;
   /** local recognitions start ffmpeg + one pocketsphinx run each (three, the chosen warp and its neighbours, while a speaker's warp is learned): bounded across all requests */
   private readonly localJobs: Limiter;
   readonly provider: TranscribeProviderName;
@@ -45,7 +46,12 @@ export class TranscribeService {
     this.provider = p === 'auto' ? (apiKey ? 'openai' : 'local') : p;
     this.localJobs = new Limiter(config.LOCAL_TRANSCRIBE_CONCURRENCY, 4 * config.LOCAL_TRANSCRIBE_CONCURRENCY);
     if (this.provider === 'openai' && apiKey) {
-      this.openai = new OpenAI({ apiKey, baseURL, timeout: Math.min(config.AI_TIMEOUT_MS, 30_000), maxRetries: 1 });
+      const timeout = Math.min(config.AI_TIMEOUT_MS, 30_000);
+      let loaded: Promise<{ client: OpenAI; toFile: typeof import('openai').toFile }> | undefined;
+      this.openai = () => {
+        loaded ??= import('openai').then((sdk) => ({ client: new sdk.default({ apiKey, baseURL, timeout, maxRetries: 1 }), toFile: sdk.toFile }));
+        return loaded;
+      };
     }
   }
 
@@ -57,8 +63,9 @@ export class TranscribeService {
         return fail('transcription_not_configured', 'TRANSCRIBE_PROVIDER is openai but none of TRANSCRIBE_BASE_URL, TRANSCRIBE_API_KEY, TTS_API_KEY or OPENAI_API_KEY is set.');
       }
       try {
+        const { client, toFile } = await this.openai();
         const file = await toFile(fs.createReadStream(upload.path), safeName(upload), { type: upload.mimeType });
-        const res = await this.openai.audio.transcriptions.create({ file, model: this.config.TRANSCRIBE_MODEL, language: 'en', response_format: 'json' }, { signal });
+        const res = await client.audio.transcriptions.create({ file, model: this.config.TRANSCRIBE_MODEL, language: 'en', response_format: 'json' }, { signal });
         return { success: true, text: (res.text ?? '').trim(), provider: 'openai' };
       } catch (err) {
         const status = (err as { status?: number }).status;

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { Companion } from '../config.js';
 import type { Runner } from './local/pronouncer.js';
 import type { TtsFormat } from './speech.schema.js';
@@ -34,16 +34,18 @@ export interface OpenAiSpeechOptions {
 export class OpenAiTts implements TtsProvider {
   readonly name = 'openai' as const;
   readonly cacheTag: string;
-  private readonly client: OpenAI;
+  /** the SDK is imported on first use, not at start (it is slow to load) */
+  private client?: Promise<OpenAI>;
 
   constructor(private readonly o: OpenAiSpeechOptions) {
-    this.client = new OpenAI({ apiKey: o.apiKey, baseURL: o.baseURL, timeout: o.timeoutMs, maxRetries: o.maxRetries });
     this.cacheTag = `openai:${o.model}:${o.baseURL ?? 'default'}`;
   }
 
   async speak(req: SpeakRequest, signal?: AbortSignal): Promise<Buffer> {
     try {
-      const res = await this.client.audio.speech.create(
+      const o = this.o;
+      this.client ??= import('openai').then((sdk) => new sdk.default({ apiKey: o.apiKey, baseURL: o.baseURL, timeout: o.timeoutMs, maxRetries: o.maxRetries }));
+      const res = await (await this.client).audio.speech.create(
         {
           model: this.o.model,
           input: req.text,
