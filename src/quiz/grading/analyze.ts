@@ -4,7 +4,7 @@
  * fillers, negations, numbers and content words with their lemma, concept and weight.
  */
 import { normalizeText, wordsToNumbers } from './normalize.js';
-import { lemmatize, looksInflectedVerb } from './stem.js';
+import { lemmatize, looksInflectedVerb } from './morphology.js';
 import * as L from './lexicon.js';
 
 export type TokenKind =

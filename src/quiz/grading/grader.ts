@@ -11,6 +11,7 @@ import { scoreItem, sortLeftovers, splitItems, type ItemScore } from './items.js
 import * as L from './lexicon.js';
 import { GRADING_THRESHOLDS, type GradingThresholds } from './thresholds.js';
 import { explain, type Decision, type ExplainInput } from './reasons.js';
+import { loadWordnet, type LoadStats } from './wordnet.js';
 
 export type AnswerStatus = 'correct' | 'almost' | 'wrong';
 
@@ -45,6 +46,11 @@ const analysisMemo = memoize((key: string) => {
   return analyze(text, opts);
 }, 2000);
 const analyzeCached = (text: string, opts: AnalyzeOptions): Analysis => analysisMemo(JSON.stringify({ text, opts }));
+
+/** Loads what the grader judges with (done on import anyway) and says what it cost: for the bench and start-up logs. */
+export function gradingResources(): { wordnet: LoadStats } {
+  return { wordnet: loadWordnet().stats };
+}
 
 export function gradeAnswer(input: GradeInput, t: GradingThresholds = GRADING_THRESHOLDS): GradeResult {
   return gradeAnswerDetailed(input, t).result;

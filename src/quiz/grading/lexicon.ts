@@ -3,7 +3,7 @@
  * questions the grader asks of them (which concept is a word, is one concept broader than
  * another, do two words belong to the same group).
  */
-import { lemmatize } from './stem.js';
+import { lemmatize } from './morphology.js';
 import * as W from './lexicon-words.js';
 import { ANTONYMS, CONTAINS, HOMOPHONES, SYNONYMS, TAXONOMY } from './lexicon-meaning.js';
 

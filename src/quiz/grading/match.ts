@@ -7,7 +7,7 @@ import type { Analysis, Token } from './analyze.js';
 import { isMeaningful } from './analyze.js';
 import { jaroWinkler, levenshteinRatio, phoneticKey } from './fuzzy.js';
 import * as L from './lexicon.js';
-import { lemmatize } from './stem.js';
+import { lemmatize } from './morphology.js';
 import type { GradingThresholds } from './thresholds.js';
 
 export type MatchHow = 'exact' | 'synonym' | 'specific' | 'sound' | 'spelling' | 'joined';
