@@ -8,6 +8,7 @@ import { isMeaningful } from './analyze.js';
 import { jaroWinkler, levenshteinRatio, phoneticKey } from './fuzzy.js';
 import * as L from './lexicon.js';
 import { lemmatize } from './morphology.js';
+import { isDictionaryWord, meaningOf } from './meaning.js';
 import type { GradingThresholds } from './thresholds.js';
 
 export type MatchHow = 'exact' | 'synonym' | 'specific' | 'sound' | 'spelling' | 'joined';
@@ -39,14 +40,37 @@ export function relate(e: Token, u: Token, t: GradingThresholds): Relation {
   if (L.isYoungOf(e.concept, u.concept)) return { kind: 'match', score: 0.9, how: 'synonym' };
   if (L.isBroaderThan(u.concept, e.concept)) return { kind: 'broader' };
   if (L.sameGroup(e.concept, u.concept)) return { kind: 'conflict' };
+  const byWordnet = wordnetRelation(e, u);
+  if (byWordnet) return byWordnet;
   // Two different words the lexicon files under a group ("kite" and "cat") are not a mishearing.
   if (L.isInGroup(e.concept) && L.isInGroup(u.concept)) return { kind: 'none' };
   // A real word the lexicon knows is not a misspelling of another ("shelf" is not "shell").
-  const spelling = !L.isKnownWord(u.lemma);
+  const spelling = !L.isKnownWord(u.lemma) && !isDictionaryWord(u.lemma);
   const score = Math.max(soundAlike(e.raw.replace(/ /g, ''), u.raw.replace(/ /g, ''), t, false, spelling), soundAlike(e.lemma, u.lemma, t, false, spelling));
   if (score <= 0) return { kind: 'none' };
   return { kind: 'match', score, how: score >= 0.9 && phoneticKey(e.lemma) === phoneticKey(u.lemma) ? 'sound' : 'spelling' };
 }
+
+/** The overlay tables said nothing: WordNet's senses decide (see meaning.ts). */
+function wordnetRelation(e: Token, u: Token): Relation | undefined {
+  switch (meaningOf(meaningKey(e), meaningKey(u))) {
+    case 'same':
+      return { kind: 'match', score: 1, how: 'synonym' };
+    case 'specific':
+      return { kind: 'match', score: 1, how: 'specific' };
+    case 'broader':
+      return { kind: 'broader' };
+    case 'sibling':
+      return { kind: 'conflict' };
+    case 'opposite':
+      return { kind: 'opposite' };
+    default:
+      return undefined;
+  }
+}
+
+/** A compound keeps its words for WordNet ("sleeping bag"); a word its lemma. */
+const meaningKey = (tok: Token) => tok.phrase ?? tok.lemma;
 
 /**
  * How alike two written words are as a recognizer's slip: a known homophone ("blew"/"blue"),

@@ -1,0 +1,82 @@
+/**
+ * What two words have to do with each other, by WordNet: the same meaning (they share a sense:
+ * "lady"/"woman"), one more general than the other (a hypernym: "bird" for "owl"), a different one
+ * of the same kind (co-hyponyms close under one parent: "blue" for "red", "cat" for "dog") or
+ * opposites (antonyms: "hot"/"cold", through an adjective's head: "freezing"/"hot").
+ * Only a word's most frequent senses count, so a rare sense ("dog" as a verb, "red" as a
+ * communist) does not make two everyday words related.
+ */
+import { memoize } from './memo.js';
+import { readings } from './morphology.js';
+import { wordnet, type Wordnet } from './wordnet.js';
+
+export type MeaningRelation = 'same' | 'specific' | 'broader' | 'sibling' | 'opposite';
+
+/** senses of each word looked at, per part of speech */
+const SENSES = 3;
+/** a co-hyponym's shared parent may be this many links up from each word ("cat" -> feline -> carnivore <- canine <- "dog") */
+const SIBLING_DEPTH = 2;
+/** hypernym links followed for "more general" ("owl" -> bird of prey -> bird ... -> animal) */
+const HYPERNYM_DEPTH = 8;
+
+const ancestorsMemo = new Map<number, Map<number, number>>();
+function ancestorsOf(wn: Wordnet, id: number): Map<number, number> {
+  let a = ancestorsMemo.get(id);
+  if (!a) {
+    a = wn.ancestors(id, HYPERNYM_DEPTH);
+    ancestorsMemo.set(id, a);
+  }
+  return a;
+}
+
+function sensesOf(wn: Wordnet, word: string): number[] {
+  const out = new Set<number>();
+  for (const form of readings(word.replace(/ /g, '_'))) for (const id of wn.senses(form, SENSES)) out.add(id);
+  if (word.includes(' ')) for (const id of wn.senses(word, SENSES)) out.add(id);
+  return [...out];
+}
+
+/** An adjective satellite stands for its head too ("freezing" is a kind of "cold"). */
+function withHeads(wn: Wordnet, ids: number[]): Set<number> {
+  const out = new Set(ids);
+  for (const id of ids) for (const s of wn.synset(id).similar) out.add(s);
+  return out;
+}
+
+/** How `said` relates to `expected` ("broader": said is more general; "specific": said is a kind of expected). */
+const relateMeaning = memoize((key: string): MeaningRelation | 'none' => {
+  const [expected = '', said = ''] = key.split('|');
+  if (expected === said) return 'same';
+  const wn = wordnet();
+  const e = sensesOf(wn, expected);
+  const u = sensesOf(wn, said);
+  if (e.length === 0 || u.length === 0) return 'none';
+  const uSet = new Set(u);
+  if (e.some((id) => uSet.has(id))) return 'same';
+  const eHeads = withHeads(wn, e);
+  const uHeads = withHeads(wn, u);
+  for (const id of eHeads) for (const a of wn.synset(id).antonyms) if (uHeads.has(a)) return 'opposite';
+  // a satellite and its own head mean nearly the same ("huge" / "big")
+  if (e.some((id) => wn.synset(id).similar.some((s) => uSet.has(s))) || u.some((id) => wn.synset(id).similar.some((s) => e.includes(s)))) return 'same';
+  const eAnc = e.map((id) => ancestorsOf(wn, id));
+  const uAnc = u.map((id) => ancestorsOf(wn, id));
+  if (eAnc.some((a) => u.some((id) => a.has(id)))) return 'broader';
+  if (uAnc.some((a) => e.some((id) => a.has(id)))) return 'specific';
+  for (const ea of eAnc) {
+    for (const ua of uAnc) {
+      for (const [p, d] of ea) if (d <= SIBLING_DEPTH && (ua.get(p) ?? Infinity) <= SIBLING_DEPTH) return 'sibling';
+    }
+  }
+  return 'none';
+}, 20000);
+
+export function meaningOf(expected: string, said: string): MeaningRelation | undefined {
+  const r = relateMeaning(`${expected}|${said}`);
+  return r === 'none' ? undefined : r;
+}
+
+/** WordNet knows the word (in any of its forms). */
+export const isDictionaryWord = (word: string): boolean => readings(word).some((f) => wordnet().has(f));
+
+/** A multi-word noun WordNet lists ("sleeping bag", "maple syrup"). */
+export const isCompoundNoun = (words: string): boolean => words.includes(' ') && wordnet().has(words, 'n');
