@@ -123,7 +123,8 @@ const joinable = (w: string) =>
 function matchCompound(words: string[], start: number): string | undefined {
   for (let n = 3; n >= 2; n--) {
     const parts = words.slice(start, start + n);
-    if (parts.length < n || !parts.every(joinable)) continue;
+    // "big brother", "old lady": a size or age word stays a describing word, which weighs little
+    if (parts.length < n || !parts.every(joinable) || L.MODIFIERS.has(parts[0] as string)) continue;
     const last = parts[n - 1] as string;
     for (const head of new Set([last, lemmatize(last)])) {
       const candidate = [...parts.slice(0, -1), head].join(' ');

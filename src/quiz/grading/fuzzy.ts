@@ -14,6 +14,12 @@ const metaphone = memoize((w: string) => doubleMetaphone(w));
  * secondary code in common ("hunny"/"honey" HN, "twocan"/"toucan" TKN). A one-letter code
  * ("bo"/"bow" P) also needs the same first letter.
  */
+/** Both words' primary codes are equal and three sounds or longer ("aunts"/"ants" ANTS): two dictionary words that sound alike. */
+export function sameLongCode(a: string, b: string): boolean {
+  const [a1] = metaphone(a);
+  return a1.length >= 3 && a1 === metaphone(b)[0];
+}
+
 export function metaphoneAlike(a: string, b: string): boolean {
   const [a1, a2] = metaphone(a);
   const [b1, b2] = metaphone(b);

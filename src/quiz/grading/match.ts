@@ -5,7 +5,7 @@
  */
 import type { Analysis, Token } from './analyze.js';
 import { isMeaningful } from './analyze.js';
-import { jaroWinkler, levenshteinRatio, metaphoneAlike, phoneticKey } from './fuzzy.js';
+import { jaroWinkler, levenshteinRatio, metaphoneAlike, phoneticKey, sameLongCode } from './fuzzy.js';
 import * as L from './lexicon.js';
 import { lemmatize } from './morphology.js';
 import { isDictionaryWord, meaningOf } from './meaning.js';
@@ -84,7 +84,7 @@ export function soundAlike(a: string, b: string, t: GradingThresholds, split = f
   if (/\d/.test(a) || /\d/.test(b)) return 0;
   if (L.areHomophones(a, b) || respell(a) === respell(b)) return 0.95;
   // the same Double Metaphone code, and one of them is no dictionary word: a spelling of that sound ("hunny", "reveera", "bow" for Bo)
-  if (metaphoneAlike(a, b) && (!isDictionaryWord(a) || !isDictionaryWord(b))) return 0.9;
+  if (metaphoneAlike(a, b) && (!isDictionaryWord(a) || !isDictionaryWord(b) || sameLongCode(a, b))) return 0.9;
   const jw = jaroWinkler(a, b);
   const ratio = levenshteinRatio(a, b);
   const short = Math.min(a.length, b.length) <= 4;
