@@ -9,7 +9,8 @@ import { jaroWinkler, levenshteinRatio, metaphoneAlike, phoneticKey, sameLongCod
 import * as L from './lexicon.js';
 import { lemmatize } from './morphology.js';
 import { isDictionaryWord, meaningOf } from './meaning.js';
-import type { GradingThresholds } from './thresholds.js';
+import { GRADING_THRESHOLDS, type GradingThresholds } from './thresholds.js';
+import { memoize } from './memo.js';
 
 export type MatchHow = 'exact' | 'synonym' | 'specific' | 'sound' | 'spelling' | 'joined';
 
@@ -81,6 +82,17 @@ const meaningKey = (tok: Token) => tok.phrase ?? tok.lemma;
  */
 export function soundAlike(a: string, b: string, t: GradingThresholds, split = false, spelling = true): number {
   if (a === b) return 1;
+  if (t !== GRADING_THRESHOLDS) return soundAlikeUncached(a, b, t, split, spelling);
+  return soundMemo(`${a}|${b}|${split ? 1 : 0}${spelling ? 1 : 0}`);
+}
+
+/** The same word pairs come back for every child: their (allocating) string distances are kept. */
+const soundMemo = memoize((key: string): number => {
+  const [a = '', b = '', flags = ''] = key.split('|');
+  return soundAlikeUncached(a, b, GRADING_THRESHOLDS, flags[0] === '1', flags[1] === '1');
+}, 50000);
+
+function soundAlikeUncached(a: string, b: string, t: GradingThresholds, split: boolean, spelling: boolean): number {
   if (/\d/.test(a) || /\d/.test(b)) return 0;
   if (L.areHomophones(a, b) || respell(a) === respell(b)) return 0.95;
   // the same Double Metaphone code, and one of them is no dictionary word: a spelling of that sound ("hunny", "reveera", "bow" for Bo)
