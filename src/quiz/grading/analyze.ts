@@ -6,7 +6,7 @@
 import { normalizeText, wordsToNumbers } from './normalize.js';
 import { lemmatize, looksInflectedVerb } from './morphology.js';
 import * as L from './lexicon.js';
-import { isCompoundNoun } from './meaning.js';
+import { isCompoundNoun, isKindOfHead, isMainlyAdjective } from './meaning.js';
 
 export type TokenKind =
   | 'content'
@@ -123,12 +123,14 @@ const joinable = (w: string) =>
 function matchCompound(words: string[], start: number): string | undefined {
   for (let n = 3; n >= 2; n--) {
     const parts = words.slice(start, start + n);
-    // "big brother", "old lady": a size or age word stays a describing word, which weighs little
+    // "big brother", "old lady": a size or age word stays a describing word, which weighs little;
     if (parts.length < n || !parts.every(joinable) || L.MODIFIERS.has(parts[0] as string)) continue;
     const last = parts[n - 1] as string;
     for (const head of new Set([last, lemmatize(last)])) {
       const candidate = [...parts.slice(0, -1), head].join(' ');
-      if (isCompoundNoun(candidate)) return candidate;
+      // a colour or other describing word before a kind of the last word too ("brown bear" is a bear
+      // that is brown, to a child); "hot chocolate" is a drink of its own
+      if (isCompoundNoun(candidate) && !(isMainlyAdjective(parts[0] as string) && isKindOfHead(candidate))) return candidate;
     }
   }
   return undefined;

@@ -95,8 +95,7 @@ const soundMemo = memoize((key: string): number => {
 function soundAlikeUncached(a: string, b: string, t: GradingThresholds, split: boolean, spelling: boolean): number {
   if (/\d/.test(a) || /\d/.test(b)) return 0;
   if (L.areHomophones(a, b) || respell(a) === respell(b)) return 0.95;
-  // the same Double Metaphone code, and one of them is no dictionary word: a spelling of that sound ("hunny", "reveera", "bow" for Bo)
-  if (metaphoneAlike(a, b) && (!isDictionaryWord(a) || !isDictionaryWord(b) || sameLongCode(a, b))) return 0.9;
+
   const jw = jaroWinkler(a, b);
   const ratio = levenshteinRatio(a, b);
   const short = Math.min(a.length, b.length) <= 4;
@@ -104,6 +103,9 @@ function soundAlikeUncached(a: string, b: string, t: GradingThresholds, split: b
   const vowelOk = split || (short ? sameVowel : sameVowel || ratio >= t.sound_vowel_free_ratio);
   const key = phoneticKey(a);
   const keyOk = key.length >= (split ? 3 : 2) && key === phoneticKey(b);
+  // the same Double Metaphone code, and one of them is no dictionary word: a spelling of that sound
+  // ("hunny", "reveera", "bow" for Bo); short words also keep their vowel ("Tim" is not "Tom")
+  if (metaphoneAlike(a, b) && (!isDictionaryWord(a) || !isDictionaryWord(b) || sameLongCode(a, b)) && (!short || sameVowel)) return 0.9;
   // three consonant sounds in the same order around the same vowel sound are the same word spelt
   // another way, however different the letters ("wrecks" / "Rex")
   const spellingScore = keyOk && sameVowel && key.length >= 3 ? 1 : ratio;

@@ -36,6 +36,8 @@ function sensesOf(wn: Wordnet, word: string): number[] {
   return [...out];
 }
 
+const isAdjective = (wn: Wordnet, id: number) => wn.isPos(id, 'a');
+
 /** An adjective satellite stands for its head too ("freezing" is a kind of "cold"). */
 function withHeads(wn: Wordnet, ids: number[]): Set<number> {
   const out = new Set(ids);
@@ -53,8 +55,9 @@ const relateMeaning = memoize((key: string): MeaningRelation | 'none' => {
   if (e.length === 0 || u.length === 0) return 'none';
   const uSet = new Set(u);
   if (e.some((id) => uSet.has(id))) return 'same';
-  const eHeads = withHeads(wn, e);
-  const uHeads = withHeads(wn, u);
+  // opposites among describing words only: opposite actions ("sit"/"stand") are different actions
+  const eHeads = withHeads(wn, e.filter((id) => isAdjective(wn, id)));
+  const uHeads = withHeads(wn, u.filter((id) => isAdjective(wn, id)));
   for (const id of eHeads) for (const a of wn.synset(id).antonyms) if (uHeads.has(a)) return 'opposite';
   // a satellite and its own head mean nearly the same ("huge" / "big")
   if (e.some((id) => wn.synset(id).similar.some((s) => uSet.has(s))) || u.some((id) => wn.synset(id).similar.some((s) => e.includes(s)))) return 'same';
@@ -77,6 +80,19 @@ export function meaningOf(expected: string, said: string): MeaningRelation | und
 
 /** WordNet knows the word (in any of its forms). */
 export const isDictionaryWord = (word: string): boolean => readings(word).some((f) => wordnet().has(f));
+
+/** A describing word rather than a thing: WordNet has as many tagged adjective senses of it as noun senses ("brown", "polar"). */
+export function isMainlyAdjective(word: string): boolean {
+  const wn = wordnet();
+  return wn.has(word, 'a') && wn.tagCount(word, 'a') >= wn.tagCount(word, 'n');
+}
+
+/** The compound is a kind of its last word ("brown bear" is a bear; "hot chocolate" is no chocolate but a drink). */
+export function isKindOfHead(compound: string): boolean {
+  const wn = wordnet();
+  const head = new Set(sensesOf(wn, compound.split(' ').at(-1) as string));
+  return wn.senses(compound, SENSES, 'n').some((id) => [...ancestorsOf(wn, id)].some(([a, d]) => d <= 2 && head.has(a)));
+}
 
 /** A multi-word noun WordNet lists ("sleeping bag", "maple syrup"). */
 export const isCompoundNoun = (words: string): boolean => words.includes(' ') && wordnet().has(words, 'n');

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 
 const POS = ['noun', 'verb', 'adj', 'adv'] as const;
 const POS_LETTER = { noun: 'n', verb: 'v', adj: 'a', adv: 'r' } as const;
-export const INDEX_VERSION = 3;
+export const INDEX_VERSION = 4;
 
 export interface WordnetIndexFile {
   version: number;
@@ -21,6 +21,8 @@ export interface WordnetIndexFile {
   lemmas: Record<string, string>;
   /** synset number -> "word word|hypernyms|antonyms|similar|pertainyms" (base-36 synset numbers) */
   synsets: string[];
+  /** synset numbers [first, end) of each part of speech (they are numbered file by file) */
+  posRanges: Record<'n' | 'v' | 'a' | 'r', [number, number]>;
   /** WordNet's exception lists (irregular forms -> base form) per part of speech */
   exceptions: Record<'n' | 'v' | 'a', Record<string, string>>;
 }
@@ -40,7 +42,9 @@ export function buildWordnetIndex(dict = wordnetDictPath()): WordnetIndexFile {
   const idOf = new Map<string, number>();
   const records: { words: string[]; links: Record<string, string[]> }[] = [];
   const key = (pos: string, offset: string) => `${pos === 's' ? 'a' : pos}${offset}`;
+  const posRanges = {} as WordnetIndexFile['posRanges'];
   for (const pos of POS) {
+    const first = records.length;
     const text = fs.readFileSync(path.join(dict, `data.${pos}`), 'utf8');
     for (const line of text.split('\n')) {
       if (line === '' || line.startsWith(' ')) continue;
@@ -63,6 +67,7 @@ export function buildWordnetIndex(dict = wordnetDictPath()): WordnetIndexFile {
       idOf.set(key(ssType, offset), records.length);
       records.push({ words, links });
     }
+    posRanges[POS_LETTER[pos]] = [first, records.length];
   }
   const enc = (keys: string[]) => keys.map((k) => idOf.get(k)).filter((n): n is number => n !== undefined).map((n) => n.toString(36)).join(' ');
   const synsets = records.map((r) => [r.words.join(' '), enc(r.links.h ?? []), enc(r.links.a ?? []), enc(r.links.s ?? []), enc(r.links.p ?? [])].join('|'));
@@ -85,7 +90,7 @@ export function buildWordnetIndex(dict = wordnetDictPath()): WordnetIndexFile {
   });
   const lemmas: Record<string, string> = {};
   for (const [lemma, e] of senses) lemmas[lemma] = `${e.tags.join(',')};${e.ids.join(';')}`;
-  return { version: INDEX_VERSION, wordnet: wordnetVersion(), lemmas, synsets, exceptions: readExceptions() };
+  return { version: INDEX_VERSION, wordnet: wordnetVersion(), lemmas, synsets, posRanges, exceptions: readExceptions() };
 }
 
 /**

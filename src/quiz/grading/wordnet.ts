@@ -74,6 +74,12 @@ export class Wordnet {
     return (pos ? [pos] : POS_ORDER).flatMap((p) => e.senses[p].slice(0, limit));
   }
 
+  /** The synset belongs to this part of speech (adjective satellites count as adjectives). */
+  isPos(id: number, pos: Pos): boolean {
+    const [start, end] = this.file.posRanges[pos];
+    return id >= start && id < end;
+  }
+
   synset(id: number): Synset {
     let s = this.synsetCache.get(id);
     if (!s) {
