@@ -7,6 +7,7 @@ import type { Token } from './analyze.js';
 import type { Context } from './context.js';
 import type { ItemScore } from './items.js';
 import * as L from './lexicon.js';
+import { isMainlyAdjective } from './meaning.js';
 import type { Decision, ExplainInput } from './reasons.js';
 
 export type AnswerStatus = 'correct' | 'almost' | 'wrong';
@@ -50,7 +51,8 @@ export const negationStep: Step = (c) => {
   const matches = c.scores.flatMap((s) => s.matches);
   if (matches.some((m) => m.match.used.some((i) => c.negated.has(i)))) return verdict('wrong', 0, 'negation', { said: negatedPhrase(c) });
   if (!c.expectsNegation || c.usr.tokens.some((tok) => tok.concept === 'not')) return undefined;
-  return verdict('wrong', 0, 'negation_missing');
+  const saysNegatedPart = matches.some((m) => c.negatedInExpected.has(m.expected.concept));
+  return saysNegatedPart ? verdict('wrong', 0, 'negation_missing') : undefined;
 };
 
 /** A single expected number: the child's numbers decide. */
@@ -77,7 +79,7 @@ export const coverageStep: Step = (c) => {
   const notes = { notes: scores.flatMap((s) => s.matches), missing: scores.flatMap((s) => s.missing) };
   const covered = coverage(scores, c.alternatives);
   const best = c.alternatives ? scores.reduce((a, b) => (b.coverage > a.coverage ? b : a)) : undefined;
-  const settle = (v: Verdict) => positionCheck(c, unsureCap(c, v));
+  const settle = (v: Verdict) => reasonCheck(c, positionCheck(c, unsureCap(c, v)));
   if (best || c.items.length === 1) {
     const s = best ?? (scores[0] as ItemScore);
     if (s.hasCore && s.coverage >= t.correct) {
@@ -107,6 +109,11 @@ export const vaguerStep: Step = (c) => {
   const own = ownWords(c);
   if (c.allExpected.some((tok) => tok.name) && own.length > 0 && own.every((tok) => L.isPersonWord(tok.concept))) {
     return verdict('almost', c.t.vaguer, 'vague_person', { said: own.map((tok) => tok.raw).join(' ') }, true);
+  }
+  // "something sweet", "somewhere sandy": a placeholder with a description is a vague answer
+  const placeholder = c.usr.tokens.find((tok) => tok.kind === 'vague');
+  if (placeholder && own.length > 0 && !c.left.conflict && c.negated.size === 0) {
+    return verdict('almost', c.t.vaguer, 'vague_answer', { said: placeholder.raw }, true);
   }
   return undefined;
 };
@@ -141,6 +148,20 @@ export function positionCheck(c: Context, v: Verdict): Verdict {
   if (v.status !== 'correct') return v;
   const clash = positionClash(c.exp.words, c.usr.words);
   return clash ? verdict('almost', c.t.correct - 0.05, 'position', { said: clash.said, target: clash.expected }, true) : v;
+}
+
+/**
+ * A "why" answer needs the reason: when the expected reason has an action or a describing word
+ * ("he took a nap", "the pumpkin was too heavy") and the child named only a thing from it
+ * ("because of the pumpkin"), the answer is only almost.
+ */
+export function reasonCheck(c: Context, v: Verdict): Verdict {
+  if (!c.whyAsked || v.status !== 'correct') return v;
+  const predicates = c.allExpected.filter((tok) => !c.questionConcepts.has(tok.concept) && tok.kind === 'content' && (tok.verb || isMainlyAdjective(tok.lemma)));
+  if (predicates.length === 0) return v;
+  const matched = new Set(c.scores.flatMap((s) => s.matches.map((m) => m.expected)));
+  if (predicates.some((tok) => matched.has(tok))) return v;
+  return verdict('almost', c.t.correct - 0.05, 'reason_missing', { missing: predicates }, true);
 }
 
 function ownWords(c: Context): Token[] {
