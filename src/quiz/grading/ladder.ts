@@ -107,7 +107,9 @@ export const coverageStep: Step = (c) => {
 export const vaguerStep: Step = (c) => {
   if (c.left.broader) return verdict('almost', c.t.vaguer, 'vaguer', { said: c.left.broader.said.raw }, true);
   const own = ownWords(c);
-  if (c.allExpected.some((tok) => tok.name) && own.length > 0 && own.every((tok) => L.isPersonWord(tok.concept))) {
+  // a person word for a name ("a girl" for "Priya"), a word for anyone for a particular person ("a boy" for "her brother")
+  const personExpected = c.allExpected.some((tok) => tok.name) ? L.isPersonWord : c.allExpected.some((tok) => L.isPersonWord(tok.concept)) ? L.isGenericPerson : undefined;
+  if (personExpected && own.length > 0 && own.every((tok) => personExpected(tok.concept))) {
     return verdict('almost', c.t.vaguer, 'vague_person', { said: own.map((tok) => tok.raw).join(' ') }, true);
   }
   // "something sweet", "somewhere sandy": a placeholder with a description is a vague answer

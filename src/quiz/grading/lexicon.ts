@@ -164,6 +164,8 @@ export const areOpposites = (a: string, b: string) => opposites.has(`${a}|${b}`)
 
 export const isVerbLemma = (lemma: string) => VERBS.has(lemma);
 const PERSON_CONCEPTS = new Set(W.PERSON_WORDS.map((w) => conceptOf(lemmatize(w))));
+/** "a boy", "the people", "someone": a word for any person, naming nobody in particular. */
+export const isGenericPerson = (concept: string) => PERSON_CONCEPTS.has(concept);
 /** "the girl", "her brother", "the pirate": a person, but not a name. */
 export const isPersonWord = (concept: string) => PERSON_CONCEPTS.has(concept) || ancestors(concept).has('person');
 
