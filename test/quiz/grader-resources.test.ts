@@ -4,6 +4,7 @@ import { metaphoneAlike, sameLongCode } from '../../src/quiz/grading/fuzzy.js';
 import { isCompoundNoun, isKindOfHead, meaningOf } from '../../src/quiz/grading/meaning.js';
 import { irregularPastBase, lemmatize, morphy } from '../../src/quiz/grading/morphology.js';
 import { wordsToNumbers } from '../../src/quiz/grading/normalize.js';
+import { ANTONYMS, SYNONYMS, TAXONOMY } from '../../src/quiz/grading/lexicon-meaning.js';
 import { loadWordnet, wordnetIndexFile } from '../../src/quiz/grading/wordnet.js';
 
 /** The general resources the grader stands on: WordNet's index, its morphology, Double Metaphone, numbers. */
@@ -67,5 +68,21 @@ describe('numbers in spoken forms', () => {
     expect(wordsToNumbers(['a', 'couple'], true)).toEqual(['a', '2']);
     expect(wordsToNumbers(['a', 'dozen'], true)).toEqual(['a', '12']);
     expect(wordsToNumbers(['once', 'upon', 'a', 'time'], false)).toEqual(['once', 'upon', 'a', 'time']);
+  });
+});
+
+describe('the child-word overlay', () => {
+  const key = (w: string) => (w.includes(' ') ? w : lemmatize(w));
+  it('holds only what WordNet lacks', () => {
+    const covered: string[] = [];
+    for (const group of SYNONYMS) {
+      const head = group[0] as string;
+      if (group.slice(1).every((m) => meaningOf(key(head), key(m)) === 'same' && meaningOf(key(m), key(head)) === 'same')) covered.push(group.join('/'));
+    }
+    for (const [parent, children] of Object.entries(TAXONOMY)) {
+      for (const child of children) if (meaningOf(key(child), key(parent)) === 'broader') covered.push(`${child} < ${parent}`);
+    }
+    for (const [a, b] of ANTONYMS) if (meaningOf(key(a), key(b)) === 'opposite') covered.push(`${a} <> ${b}`);
+    expect(covered).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@
  * communist) does not make two everyday words related.
  */
 import { memoize } from './memo.js';
-import { readings } from './morphology.js';
+import { morphy, readings } from './morphology.js';
 import { wordnet, type Wordnet } from './wordnet.js';
 
 export type MeaningRelation = 'same' | 'specific' | 'broader' | 'sibling' | 'opposite';
@@ -96,3 +96,42 @@ export function isKindOfHead(compound: string): boolean {
 
 /** A multi-word noun WordNet lists ("sleeping bag", "maple syrup"). */
 export const isCompoundNoun = (words: string): boolean => words.includes(' ') && wordnet().has(words, 'n');
+
+/** The word's first noun sense is a kind of the category's ("brother" is a person, "teal" a color; "wolf" is not a person). */
+export const isKindOf = (word: string, category: string): boolean => isKindMemo(`${word}|${category}`);
+const isKindMemo = memoize((key: string): boolean => {
+  const [word = '', category = ''] = key.split('|');
+  const wn = wordnet();
+  const target = wn.senses(category, 1, 'n')[0];
+  if (target === undefined) return false;
+  const first = [word, morphy(word, 'n')].map((f) => (f ? wn.senses(f, 1, 'n')[0] : undefined)).find((id) => id !== undefined);
+  return first !== undefined && (first === target || ancestorsOf(wn, first).has(target));
+}, 20000);
+
+/** Parents with more children than this are too broad for their children to be near answers. */
+const MAX_KIN = 40;
+const singleWords = (words: string[]) => words.filter((w) => /^[a-z]+( [a-z]+)?$/.test(w));
+
+/**
+ * A word's neighbours in WordNet, for the local recognizer's priors: the words of its most frequent
+ * sense (same), that sense's hypernyms as far as the grader looks (broader), and the other children of its
+ * direct parents (kin: "blue" for red).
+ */
+export function wordnetNeighbours(word: string): { same: string[]; broader: string[]; kin: string[] } {
+  const wn = wordnet();
+  // the most frequent sense of the first part of speech WordNet has for it (a noun before a verb)
+  const senses = wn.senses(word.replace(/ /g, '_'), 1).slice(0, 1);
+  const same = new Set<string>();
+  const broader = new Set<string>();
+  const kin = new Set<string>();
+  for (const id of senses) {
+    singleWords(wn.synset(id).words).forEach((w) => same.add(w));
+    for (const [a] of ancestorsOf(wn, id)) singleWords(wn.synset(a).words).forEach((w) => broader.add(w));
+    for (const parent of wn.synset(id).hypernyms) {
+      const children = wn.synset(parent).hyponyms;
+      if (children.length > MAX_KIN) continue;
+      for (const c of children) if (c !== id) singleWords(wn.synset(c).words).forEach((w) => kin.add(w));
+    }
+  }
+  return { same: [...same], broader: [...broader], kin: [...kin] };
+}

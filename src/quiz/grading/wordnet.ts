@@ -18,6 +18,7 @@ export interface Synset {
   antonyms: number[];
   similar: number[];
   pertainyms: number[];
+  hyponyms: number[];
 }
 
 interface LemmaEntry {
@@ -83,8 +84,11 @@ export class Wordnet {
   synset(id: number): Synset {
     let s = this.synsetCache.get(id);
     if (!s) {
-      const [words = '', h = '', a = '', sim = '', p = ''] = (this.file.synsets[id] ?? '').split('|');
-      s = { id, words: words.split(' ').map((w) => w.replace(/_/g, ' ')), hypernyms: decodeIds(h), antonyms: decodeIds(a), similar: decodeIds(sim), pertainyms: decodeIds(p) };
+      const [words = '', h = '', a = '', sim = '', p = '', c = ''] = (this.file.synsets[id] ?? '').split('|');
+      s = {
+        id, words: words.split(' ').map((w) => w.replace(/_/g, ' ')), hypernyms: decodeIds(h), antonyms: decodeIds(a),
+        similar: decodeIds(sim), pertainyms: decodeIds(p), hyponyms: decodeIds(c),
+      };
       this.synsetCache.set(id, s);
     }
     return s;
