@@ -123,3 +123,10 @@ describe('runLadder', () => {
     expect(decided(runLadder(ctx('What do bees make?', 'honey', 'hunny')))).toBe('correct:match');
   });
 });
+
+describe('oppositeStep with numbers', () => {
+  it('another number in the place of an expected one is wrong, not part of the answer', () => {
+    expect(decided(oppositeStep(ctx('When did the party start?', "six o'clock", "five o'clock")))).toBe('wrong:number_wrong');
+    expect(decided(oppositeStep(ctx('When did the party start?', "six o'clock", "six o'clock")))).toBe('pass');
+  });
+});

@@ -67,10 +67,13 @@ export const numberStep: Step = (c) => {
   return unsureCap(c, verdict('correct', 1, 'number', { target }));
 };
 
-/** The opposite of an expected word ("lost" for "found"). */
+/** The opposite of an expected word ("lost" for "found"), or another number in its place ("nine o'clock" for "ten o'clock"). */
 export const oppositeStep: Step = (c) => {
   const o = c.left.opposite;
-  return o ? verdict('wrong', 0, 'opposite', { said: o.said.raw, target: o.expected.raw }) : undefined;
+  if (o) return verdict('wrong', 0, 'opposite', { said: o.said.raw, target: o.expected.raw });
+  const n = c.left.conflict;
+  if (n && n.expected.kind === 'number' && n.said.kind === 'number') return verdict('wrong', 0, 'number_wrong', { said: n.said.raw, target: n.expected.raw });
+  return undefined;
 };
 
 /** How much of the expected answer's meaning the child's words cover. */

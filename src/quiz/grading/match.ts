@@ -43,6 +43,8 @@ export function relate(e: Token, u: Token, t: GradingThresholds): Relation {
   if (L.sameGroup(e.concept, u.concept)) return { kind: 'conflict' };
   const byWordnet = wordnetRelation(e, u);
   if (byWordnet) return byWordnet;
+  // the overlay's homophones are one sound even when both are words it files ("aunts" for "ants")
+  if (L.areHomophones(e.lemma, u.lemma) || L.areHomophones(e.raw, u.raw)) return { kind: 'match', score: 0.95, how: 'sound' };
   // Two different words the lexicon files under a group ("kite" and "cat") are not a mishearing.
   if (L.isInGroup(e.concept) && L.isInGroup(u.concept)) return { kind: 'none' };
   // A real word the lexicon knows is not a misspelling of another ("shelf" is not "shell").
