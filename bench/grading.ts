@@ -1,83 +1,126 @@
 /**
- * Grader accuracy on a labelled file (offline, no AI judge):
- *   npx tsx bench/grading.ts [file]        (default ../shared/data/grading-dev.jsonl from the repo root)
- * Prints 3-class accuracy, the confusion matrix, the severe-error rate (a correct answer graded
- * wrong or a wrong answer graded correct) and every misgraded case; exits 1 when a target is missed.
+ * Grader accuracy and speed on the labelled sets (offline, no AI judge):
+ *   npx tsx bench/grading.ts                 train and dev from ../shared/data (grading-train.jsonl, grading-dev.jsonl)
+ *   npx tsx bench/grading.ts a.jsonl b.jsonl  any labelled files
+ *   --list-dev                                also list the dev set's misgraded cases (train's are always listed)
+ * For each set: 3-class accuracy, severe-error rate (correct graded wrong or wrong graded correct),
+ * the 3x3 confusion matrix, and median / p99 time per answer after a warm-up pass. Before that,
+ * the start-up cost: time and memory to load the grader and its resources in this fresh process.
+ * Exits 1 when a target is missed on any set.
  */
 import fs from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { gradeAnswer, type AnswerStatus } from '../src/quiz/grading/grader.js';
 
 const TARGET_ACCURACY = 0.93;
 const TARGET_SEVERE = 0.01;
-const STATUSES: AnswerStatus[] = ['correct', 'almost', 'wrong'];
+const TARGET_MEDIAN_MS = 1;
+const TARGET_P99_MS = 5;
+const STATUSES = ['correct', 'almost', 'wrong'] as const;
+type Status = (typeof STATUSES)[number];
 
 const caseSchema = z.object({
   id: z.string().optional(),
   question: z.string().optional(),
   expected: z.string(),
   user: z.string(),
-  label: z.enum(['correct', 'almost', 'wrong']),
+  label: z.enum(STATUSES),
   note: z.string().optional(),
 });
+type Case = z.infer<typeof caseSchema>;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const file = path.resolve(process.argv[2] ?? path.join(root, '..', 'shared', 'data', 'grading-dev.jsonl'));
-if (!fs.existsSync(file)) {
-  console.error(`Labelled file not found: ${file}`);
-  process.exit(2);
-}
+const args = process.argv.slice(2);
+const listDev = args.includes('--list-dev');
+const fileArgs = args.filter((a) => !a.startsWith('--'));
+const files = fileArgs.length > 0 ? fileArgs.map((f) => path.resolve(f)) : ['train', 'dev'].map((s) => path.join(root, '..', 'shared', 'data', `grading-${s}.jsonl`));
 
-const cases = fs
-  .readFileSync(file, 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line, i) => {
-    const parsed = caseSchema.safeParse(JSON.parse(line));
-    if (!parsed.success) throw new Error(`line ${i + 1}: ${parsed.error.message}`);
-    return parsed.data;
-  });
+// Start-up: everything the grader loads (WordNet index, lemmatizer, tables), in this fresh process.
+const mem0 = process.memoryUsage();
+const t0 = performance.now();
+const { gradeAnswer, gradingResources } = await import('../src/quiz/grading/grader.js');
+const resources = gradingResources();
+const startupMs = performance.now() - t0;
+const mem1 = process.memoryUsage();
+const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
+console.log(`start-up: ${startupMs.toFixed(0)} ms to import the grader and load its resources (target <= 1500 ms)`);
+console.log(`  of which the WordNet index (with its exception lists): ${resources.wordnet.ms.toFixed(0)} ms${resources.wordnet.built ? ' (built now: first run)' : ''}`);
+console.log(`  memory: +${mb(mem1.heapUsed - mem0.heapUsed)} heap, +${mb(mem1.rss - mem0.rss)} RSS (target <= 150 MB)`);
 
-const matrix: Record<AnswerStatus, Record<AnswerStatus, number>> = {
-  correct: { correct: 0, almost: 0, wrong: 0 },
-  almost: { correct: 0, almost: 0, wrong: 0 },
-  wrong: { correct: 0, almost: 0, wrong: 0 },
-};
-const misgraded: string[] = [];
-let right = 0;
-let severe = 0;
-const started = performance.now();
-for (const [i, c] of cases.entries()) {
-  const r = gradeAnswer({ expected: c.expected, user: c.user, question: c.question });
-  matrix[c.label][r.status]++;
-  if (r.status === c.label) {
-    right++;
-    continue;
+let failed = startupMs > 1500 || mem1.rss - mem0.rss > 150e6;
+for (const file of files) {
+  if (!fs.existsSync(file)) {
+    console.error(`Labelled file not found: ${file}`);
+    process.exit(2);
   }
-  const isSevere = (c.label === 'correct' && r.status === 'wrong') || (c.label === 'wrong' && r.status === 'correct');
-  if (isSevere) severe++;
-  misgraded.push(
-    `${isSevere ? 'SEVERE ' : ''}${c.id ?? `#${i + 1}`}: expected ${JSON.stringify(c.expected)} user ${JSON.stringify(c.user)} ` +
-      `label ${c.label} got ${r.status} (${r.similarity}) ${c.note ? `[${c.note}] ` : ''}- ${r.reason}`,
-  );
+  const cases = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line, i) => {
+      const parsed = caseSchema.safeParse(JSON.parse(line));
+      if (!parsed.success) throw new Error(`${file} line ${i + 1}: ${parsed.error.message}`);
+      return parsed.data;
+    });
+  const isDev = path.basename(file).includes('dev');
+  if (!runSet(path.basename(file), cases, !isDev || listDev)) failed = true;
 }
-const elapsed = performance.now() - started;
+console.log(`\n${failed ? 'FAIL: targets missed' : 'PASS: targets met'}`);
+process.exit(failed ? 1 : 0);
 
-const accuracy = cases.length > 0 ? right / cases.length : 0;
-const severeRate = cases.length > 0 ? severe / cases.length : 0;
-console.log(`Grading bench: ${cases.length} cases from ${file}`);
-console.log(`3-class accuracy: ${accuracy.toFixed(3)} (target >= ${TARGET_ACCURACY})`);
-console.log(`severe errors:    ${severe} = ${(severeRate * 100).toFixed(2)}% (target <= ${TARGET_SEVERE * 100}%)`);
-console.log(`time:             ${elapsed.toFixed(1)} ms (${((elapsed / Math.max(1, cases.length)) * 1000).toFixed(0)} us per answer)`);
-console.log('\nconfusion matrix (rows: label, columns: graded)');
-console.log(`${'label'.padEnd(10)}${STATUSES.map((s) => s.padStart(9)).join('')}`);
-for (const label of STATUSES) console.log(`${label.padEnd(10)}${STATUSES.map((s) => String(matrix[label][s]).padStart(9)).join('')}`);
-if (misgraded.length > 0) {
-  console.log(`\nmisgraded (${misgraded.length}):`);
-  for (const line of misgraded) console.log(`  ${line}`);
+function runSet(name: string, cases: Case[], list: boolean): boolean {
+  const grade = (c: Case) => gradeAnswer({ expected: c.expected, user: c.user, question: c.question });
+  // warm-up pass: the words of this set are looked up once (as a server meets them)
+  for (const c of cases) grade(c);
+  const times: number[] = [];
+  const matrix = Object.fromEntries(STATUSES.map((l) => [l, { correct: 0, almost: 0, wrong: 0 }])) as Record<Status, Record<Status, number>>;
+  const misgraded: string[] = [];
+  let right = 0;
+  let severe = 0;
+  const steady: number[] = [];
+  for (const [i, c] of cases.entries()) {
+    const started = performance.now();
+    const r = grade(c);
+    times.push(performance.now() - started);
+    // the same answer 5 more times, its median kept: a shared machine's pre-emption and a GC pause land on one run, not on the answer
+    const again = Array.from({ length: 5 }, () => {
+      const s = performance.now();
+      grade(c);
+      return performance.now() - s;
+    }).sort((a, b) => a - b);
+    steady.push(again[2] as number);
+    matrix[c.label][r.status]++;
+    if (r.status === c.label) {
+      right++;
+      continue;
+    }
+    const isSevere = (c.label === 'correct' && r.status === 'wrong') || (c.label === 'wrong' && r.status === 'correct');
+    if (isSevere) severe++;
+    misgraded.push(
+      `${isSevere ? 'SEVERE ' : ''}${c.id ?? `#${i + 1}`}: expected ${JSON.stringify(c.expected)} user ${JSON.stringify(c.user)} ` +
+        `label ${c.label} got ${r.status} (${r.similarity}) ${c.note ? `[${c.note}] ` : ''}- ${r.reason}`,
+    );
+  }
+  times.sort((a, b) => a - b);
+  steady.sort((a, b) => a - b);
+  const quantile = (list: number[], q: number) => list[Math.min(list.length - 1, Math.floor(q * list.length))] ?? 0;
+  const at = (q: number) => quantile(times, q);
+  const accuracy = cases.length > 0 ? right / cases.length : 0;
+  const severeRate = cases.length > 0 ? severe / cases.length : 0;
+  console.log(`\n=== ${name}: ${cases.length} cases`);
+  console.log(`3-class accuracy: ${accuracy.toFixed(3)} (target >= ${TARGET_ACCURACY})`);
+  console.log(`severe errors:    ${severe} = ${(severeRate * 100).toFixed(2)}% (target <= ${TARGET_SEVERE * 100}%)`);
+  console.log(`time per answer:  median ${at(0.5).toFixed(3)} ms, p99 ${at(0.99).toFixed(3)} ms after warm-up, one run each (targets < ${TARGET_MEDIAN_MS} / < ${TARGET_P99_MS} ms)`);
+  console.log(`                  median ${quantile(steady, 0.5).toFixed(3)} ms, p99 ${quantile(steady, 0.99).toFixed(3)} ms as each answer's median of 5 more runs (load average now ${loadavg()[0]?.toFixed(1)})`);
+  console.log('confusion matrix (rows: label, columns: graded)');
+  console.log(`${'label'.padEnd(10)}${STATUSES.map((s) => s.padStart(9)).join('')}`);
+  for (const label of STATUSES) console.log(`${label.padEnd(10)}${STATUSES.map((s) => String(matrix[label][s]).padStart(9)).join('')}`);
+  if (list && misgraded.length > 0) {
+    console.log(`misgraded (${misgraded.length}):`);
+    for (const line of misgraded) console.log(`  ${line}`);
+  }
+  // speed targets on the steady figures: on a shared machine one run's p99 measures the neighbours
+  return accuracy >= TARGET_ACCURACY && severeRate <= TARGET_SEVERE && quantile(steady, 0.5) < TARGET_MEDIAN_MS && quantile(steady, 0.99) < TARGET_P99_MS;
 }
-const ok = accuracy >= TARGET_ACCURACY && severeRate <= TARGET_SEVERE;
-console.log(`\n${ok ? 'PASS' : 'FAIL'}: targets ${ok ? 'met' : 'missed'}`);
-process.exit(ok ? 0 : 1);

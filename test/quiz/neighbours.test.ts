@@ -3,12 +3,15 @@ import { answerNeighbours } from '../../src/quiz/grading/neighbours.js';
 import { gradeAnswer } from '../../src/quiz/grading/grader.js';
 
 describe('answerNeighbours', () => {
-  it('lists same-meaning, broader and near-but-different words from the meaning tables', () => {
+  it('lists same-meaning, broader and near-but-different words from WordNet and the overlay', () => {
     const n = answerNeighbours('a rabbit');
     expect(n.same).toEqual(expect.arrayContaining(['rabbit', 'bunny', 'bunny rabbit']));
     expect(n.broader).toEqual(expect.arrayContaining(['pet', 'animal']));
     expect(n.kin).toEqual(expect.arrayContaining(['dog', 'hamster']));
     expect(n.kin).not.toContain('bunny');
+    const red = answerNeighbours('red');
+    expect(red.broader).toContain('color');
+    expect(red.kin).toEqual(expect.arrayContaining(['blue', 'green', 'yellow']));
   });
 
   it('includes places that hold a place, opposites and phrase forms, never phrase concept names', () => {
@@ -19,9 +22,9 @@ describe('answerNeighbours', () => {
     expect(fuel.same).not.toContain('runout');
   });
 
-  it('skips groups too broad to be near answers, and words the tables do not know', () => {
+  it('skips groups too broad to be near answers, and words neither WordNet nor the overlay knows (names)', () => {
     expect(answerNeighbours('a rabbit').kin).not.toContain('giraffe');
-    expect(answerNeighbours('Daisy')).toEqual({ same: ['daisy'], broader: [], kin: [] });
+    expect(answerNeighbours('Zuzu')).toEqual({ same: ['zuzu'], broader: [], kin: [] });
     expect(answerNeighbours('')).toEqual({ same: [], broader: [], kin: [] });
   });
 

@@ -4,6 +4,8 @@
  * It is tuned for the simple narration of children's videos, not general English.
  */
 
+import { irregularPastBase } from '../../quiz/grading/morphology.js';
+
 export interface Clause {
   /** the sentence as spoken */
   raw: string;
@@ -32,14 +34,12 @@ export interface Character {
 }
 
 export const COPULA = new Set(['is', 'are', 'was', 'were', 'am']);
-const PAST_IRREGULAR: Record<string, string> = {
-  blew: 'blow', came: 'come', went: 'go', gave: 'give', had: 'have', felt: 'feel', found: 'find', ran: 'run',
-  saw: 'see', took: 'take', got: 'get', made: 'make', fell: 'fall', said: 'say', ate: 'eat', drank: 'drink',
-  sat: 'sit', stood: 'stand', swam: 'swim', flew: 'fly', threw: 'throw', caught: 'catch', brought: 'bring',
-  thought: 'think', told: 'tell', left: 'leave', lost: 'lose', won: 'win', hid: 'hide', held: 'hold',
-  built: 'build', began: 'begin', broke: 'break', rode: 'ride', sang: 'sing', slept: 'sleep', woke: 'wake',
-  wore: 'wear', dug: 'dig', knew: 'know', heard: 'hear', met: 'meet', could: 'can', would: 'will', did: 'do',
-  was: 'be', were: 'be', put: 'put', cut: 'cut', hit: 'hit', let: 'let', spun: 'spin', grew: 'grow', drew: 'draw',
+/**
+ * Past forms WordNet's exception lists cannot give: modals, and verbs whose past is spelt like
+ * the present (irregular pasts come from the grader's morphology, `irregularPastBase`).
+ */
+const PAST_OUTSIDE_WORDNET: Record<string, string> = {
+  could: 'can', would: 'will', was: 'be', were: 'be', did: 'do', had: 'have', put: 'put', cut: 'cut', hit: 'hit', let: 'let',
 };
 /** Capitalised words that start sentences but are not names. */
 const NOT_NAMES = new Set(
@@ -86,7 +86,9 @@ export function isName(word: string): boolean {
 /** Past tense of a verb token, or null when it does not look like a past verb. */
 export function pastBase(verb: string): string | null {
   const v = verb.toLowerCase();
-  if (PAST_IRREGULAR[v]) return PAST_IRREGULAR[v]!;
+  if (PAST_OUTSIDE_WORDNET[v]) return PAST_OUTSIDE_WORDNET[v]!;
+  const irregular = irregularPastBase(v);
+  if (irregular) return irregular;
   if (!/ed$/.test(v) || v.length < 4) return null;
   if (/ied$/.test(v)) return v.slice(0, -3) + 'y';
   if (/([bdfgklmnprtz])\1ed$/.test(v) && !/(ll|ss)ed$/.test(v)) return v.slice(0, -3);

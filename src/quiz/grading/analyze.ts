@@ -4,8 +4,9 @@
  * fillers, negations, numbers and content words with their lemma, concept and weight.
  */
 import { normalizeText, wordsToNumbers } from './normalize.js';
-import { lemmatize, looksInflectedVerb } from './stem.js';
+import { lemmatize, looksInflectedVerb } from './morphology.js';
 import * as L from './lexicon.js';
+import { isCompoundNoun, isKindOfHead, isMainlyAdjective } from './meaning.js';
 
 export type TokenKind =
   | 'content'
@@ -31,6 +32,8 @@ export interface Token {
   verb: boolean;
   /** an unknown capitalized word (or any unknown word when a name is asked for) */
   name: boolean;
+  /** a compound WordNet knows, in its words ("sleeping bag"): what meaning is looked up by */
+  phrase?: string;
   /** index range in `words` */
   start: number;
   end: number;
@@ -68,6 +71,14 @@ export function analyze(text: string, opts: AnalyzeOptions = {}): Analysis {
       i = phrase.end + 1;
       continue;
     }
+    const compound = matchCompound(words, i);
+    if (compound) {
+      const concept = L.conceptOf(compound.replace(/ /g, ''));
+      const end = i + compound.split(' ').length - 1;
+      tokens.push({ ...makeToken(words.slice(i, end + 1).join(' '), concept, 'content', i, end, false), lemma: compound.replace(/ /g, ''), phrase: compound });
+      i = end + 1;
+      continue;
+    }
     const w = words[i] as string;
     tokens.push(classify(w, words, i, capitalized, opts));
     i++;
@@ -96,6 +107,30 @@ function matchPhrase(words: string[], start: number): { raw: string; concept: st
       const parts = words.slice(start, end + 1);
       const verb = parts.some((w) => L.isVerbLemma(lemmatize(w)) || looksInflectedVerb(w));
       return { raw: parts.join(' '), concept, end, verb };
+    }
+  }
+  return undefined;
+}
+
+/** Words that never start or end a compound ("the", "in", "very"): only content words join. */
+const joinable = (w: string) =>
+  /^[a-z]+$/.test(w) && !L.STOPWORDS.has(w) && !L.PREPOSITIONS.has(w) && !L.FILLERS.has(w) && !L.NEGATIONS.has(w) && !L.WEAK.has(w) && !L.VAGUE.has(w);
+
+/**
+ * A noun compound WordNet lists, 3 or 2 words with the last one lemmatized: "sleeping bags" ->
+ * sleeping bag, "maple syrup", "lily pad" (so "lilypad" said as one word is the same concept).
+ */
+function matchCompound(words: string[], start: number): string | undefined {
+  for (let n = 3; n >= 2; n--) {
+    const parts = words.slice(start, start + n);
+    // "big brother", "old lady": a size or age word stays a describing word, which weighs little;
+    if (parts.length < n || !parts.every(joinable) || L.MODIFIERS.has(parts[0] as string)) continue;
+    const last = parts[n - 1] as string;
+    for (const head of new Set([last, lemmatize(last)])) {
+      const candidate = [...parts.slice(0, -1), head].join(' ');
+      // a colour or other describing word before a kind of the last word too ("brown bear" is a bear
+      // that is brown, to a child); "hot chocolate" is a drink of its own
+      if (isCompoundNoun(candidate) && !(isMainlyAdjective(parts[0] as string) && isKindOfHead(candidate))) return candidate;
     }
   }
   return undefined;

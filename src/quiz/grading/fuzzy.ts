@@ -1,10 +1,32 @@
 /**
- * String distances and a phonetic key, written here so the grader has no dependency:
+ * String distances and phonetic keys: Double Metaphone (npm) and, written here,
  * Levenshtein (edit distance), Jaro-Winkler (typo similarity that rewards a shared start),
  * and a simplified Metaphone-style key that maps words which sound alike to the same code
  * ("read"/"red" -> RT, "biskit"/"biscuit" -> BSKT, "brewno"/"bruno" -> BRN).
  */
+import { doubleMetaphone } from 'double-metaphone';
 import { memoize } from './memo.js';
+
+const metaphone = memoize((w: string) => doubleMetaphone(w));
+
+/**
+ * Two spellings of one sound by Double Metaphone (npm `double-metaphone`, MIT): a primary or
+ * secondary code in common ("hunny"/"honey" HN, "twocan"/"toucan" TKN). A one-letter code
+ * ("bo"/"bow" P) also needs the same first letter.
+ */
+/** Both words' primary codes are equal and three sounds or longer ("aunts"/"ants" ANTS): two dictionary words that sound alike. */
+export function sameLongCode(a: string, b: string): boolean {
+  const [a1] = metaphone(a);
+  return a1.length >= 3 && a1 === metaphone(b)[0];
+}
+
+export function metaphoneAlike(a: string, b: string): boolean {
+  const [a1, a2] = metaphone(a);
+  const [b1, b2] = metaphone(b);
+  const shared = [a1, a2].find((c) => c !== '' && (c === b1 || c === b2));
+  if (shared === undefined) return false;
+  return shared.length >= 2 || a[0] === b[0];
+}
 
 export function levenshtein(a: string, b: string): number {
   if (a === b) return 0;

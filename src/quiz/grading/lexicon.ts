@@ -3,8 +3,9 @@
  * questions the grader asks of them (which concept is a word, is one concept broader than
  * another, do two words belong to the same group).
  */
-import { lemmatize } from './stem.js';
+import { lemmatize } from './morphology.js';
 import * as W from './lexicon-words.js';
+import { isKindOf } from './meaning.js';
 import { ANTONYMS, CONTAINS, HOMOPHONES, SYNONYMS, TAXONOMY } from './lexicon-meaning.js';
 
 /** Inside a phrase these may be skipped: "blew it away" is the phrase "blow away". */
@@ -142,7 +143,7 @@ export function sameGroup(a: string, b: string): boolean {
 /** The word is filed under some group of the taxonomy. */
 export const isInGroup = (concept: string) => ancestors(concept).size > 0;
 
-export const isColor = (concept: string) => ancestors(concept).has('color');
+export const isColor = (concept: string) => ancestors(concept).has('color') || isKindOf(concept, 'color');
 
 const KNOWN = new Set<string>([...conceptByLemma.keys(), ...conceptByLemma.values(), ...parents.keys(), ...containers.keys(), ...VERBS,
   ...[...W.STOPWORDS, ...W.PREPOSITIONS, ...W.FILLERS, ...W.MODIFIERS, ...W.VAGUE, ...W.PERSON_WORDS].map(lemmatize)]);
@@ -164,8 +165,10 @@ export const areOpposites = (a: string, b: string) => opposites.has(`${a}|${b}`)
 
 export const isVerbLemma = (lemma: string) => VERBS.has(lemma);
 const PERSON_CONCEPTS = new Set(W.PERSON_WORDS.map((w) => conceptOf(lemmatize(w))));
+/** "a boy", "the people", "someone": a word for any person, naming nobody in particular. */
+export const isGenericPerson = (concept: string) => PERSON_CONCEPTS.has(concept);
 /** "the girl", "her brother", "the pirate": a person, but not a name. */
-export const isPersonWord = (concept: string) => PERSON_CONCEPTS.has(concept) || ancestors(concept).has('person');
+export const isPersonWord = (concept: string) => PERSON_CONCEPTS.has(concept) || ancestors(concept).has('person') || isKindOf(concept, 'person');
 
 /** The surface forms the tables list for a concept ("rabbit" -> rabbit, bunny, hare, bunny rabbit); the concept itself when they list none. */
 export const formsOf = (concept: string): string[] => [...(formsByConcept.get(concept) ?? [concept])];

@@ -5,10 +5,12 @@
  */
 import type { Analysis, Token } from './analyze.js';
 import { isMeaningful } from './analyze.js';
-import { jaroWinkler, levenshteinRatio, phoneticKey } from './fuzzy.js';
+import { jaroWinkler, levenshteinRatio, metaphoneAlike, phoneticKey, sameLongCode } from './fuzzy.js';
 import * as L from './lexicon.js';
-import { lemmatize } from './stem.js';
-import type { GradingThresholds } from './thresholds.js';
+import { lemmatize } from './morphology.js';
+import { isDictionaryWord, meaningOf } from './meaning.js';
+import { GRADING_THRESHOLDS, type GradingThresholds } from './thresholds.js';
+import { memoize } from './memo.js';
 
 export type MatchHow = 'exact' | 'synonym' | 'specific' | 'sound' | 'spelling' | 'joined';
 
@@ -39,14 +41,39 @@ export function relate(e: Token, u: Token, t: GradingThresholds): Relation {
   if (L.isYoungOf(e.concept, u.concept)) return { kind: 'match', score: 0.9, how: 'synonym' };
   if (L.isBroaderThan(u.concept, e.concept)) return { kind: 'broader' };
   if (L.sameGroup(e.concept, u.concept)) return { kind: 'conflict' };
+  const byWordnet = wordnetRelation(e, u);
+  if (byWordnet) return byWordnet;
+  // the overlay's homophones are one sound even when both are words it files ("aunts" for "ants")
+  if (L.areHomophones(e.lemma, u.lemma) || L.areHomophones(e.raw, u.raw)) return { kind: 'match', score: 0.95, how: 'sound' };
   // Two different words the lexicon files under a group ("kite" and "cat") are not a mishearing.
   if (L.isInGroup(e.concept) && L.isInGroup(u.concept)) return { kind: 'none' };
   // A real word the lexicon knows is not a misspelling of another ("shelf" is not "shell").
-  const spelling = !L.isKnownWord(u.lemma);
+  const spelling = !L.isKnownWord(u.lemma) && !isDictionaryWord(u.lemma);
   const score = Math.max(soundAlike(e.raw.replace(/ /g, ''), u.raw.replace(/ /g, ''), t, false, spelling), soundAlike(e.lemma, u.lemma, t, false, spelling));
   if (score <= 0) return { kind: 'none' };
   return { kind: 'match', score, how: score >= 0.9 && phoneticKey(e.lemma) === phoneticKey(u.lemma) ? 'sound' : 'spelling' };
 }
+
+/** The overlay tables said nothing: WordNet's senses decide (see meaning.ts). */
+function wordnetRelation(e: Token, u: Token): Relation | undefined {
+  switch (meaningOf(meaningKey(e), meaningKey(u))) {
+    case 'same':
+      return { kind: 'match', score: 1, how: 'synonym' };
+    case 'specific':
+      return { kind: 'match', score: 1, how: 'specific' };
+    case 'broader':
+      return { kind: 'broader' };
+    case 'sibling':
+      return { kind: 'conflict' };
+    case 'opposite':
+      return { kind: 'opposite' };
+    default:
+      return undefined;
+  }
+}
+
+/** A compound keeps its words for WordNet ("sleeping bag"); a word its lemma. */
+const meaningKey = (tok: Token) => tok.phrase ?? tok.lemma;
 
 /**
  * How alike two written words are as a recognizer's slip: a known homophone ("blew"/"blue"),
@@ -57,8 +84,20 @@ export function relate(e: Token, u: Token, t: GradingThresholds): Relation {
  */
 export function soundAlike(a: string, b: string, t: GradingThresholds, split = false, spelling = true): number {
   if (a === b) return 1;
+  if (t !== GRADING_THRESHOLDS) return soundAlikeUncached(a, b, t, split, spelling);
+  return soundMemo(`${a}|${b}|${split ? 1 : 0}${spelling ? 1 : 0}`);
+}
+
+/** The same word pairs come back for every child: their (allocating) string distances are kept. */
+const soundMemo = memoize((key: string): number => {
+  const [a = '', b = '', flags = ''] = key.split('|');
+  return soundAlikeUncached(a, b, GRADING_THRESHOLDS, flags[0] === '1', flags[1] === '1');
+}, 50000);
+
+function soundAlikeUncached(a: string, b: string, t: GradingThresholds, split: boolean, spelling: boolean): number {
   if (/\d/.test(a) || /\d/.test(b)) return 0;
   if (L.areHomophones(a, b) || respell(a) === respell(b)) return 0.95;
+
   const jw = jaroWinkler(a, b);
   const ratio = levenshteinRatio(a, b);
   const short = Math.min(a.length, b.length) <= 4;
@@ -66,6 +105,9 @@ export function soundAlike(a: string, b: string, t: GradingThresholds, split = f
   const vowelOk = split || (short ? sameVowel : sameVowel || ratio >= t.sound_vowel_free_ratio);
   const key = phoneticKey(a);
   const keyOk = key.length >= (split ? 3 : 2) && key === phoneticKey(b);
+  // the same Double Metaphone code, and one of them is no dictionary word: a spelling of that sound
+  // ("hunny", "reveera", "bow" for Bo); short words also keep their vowel ("Tim" is not "Tom")
+  if (metaphoneAlike(a, b) && (!isDictionaryWord(a) || !isDictionaryWord(b) || sameLongCode(a, b)) && (!short || sameVowel)) return 0.9;
   // three consonant sounds in the same order around the same vowel sound are the same word spelt
   // another way, however different the letters ("wrecks" / "Rex")
   const spellingScore = keyOk && sameVowel && key.length >= 3 ? 1 : ratio;

@@ -1,5 +1,5 @@
 /**
- * The answers a question's expected answer sits among, in the grader's own meaning tables:
+ * The answers a question's expected answer sits among, in the grader's meaning resources (WordNet and the overlay):
  * the words that mean the same (graded correct), broader words (graded almost: "a bird" for
  * "an owl", "in the house" for "under the bed") and neighbours that are different answers
  * (other members of the same groups: "blue" for "red", "bees" for "ants"; opposites).
@@ -8,6 +8,7 @@
  */
 import { analyze } from './analyze.js';
 import * as L from './lexicon.js';
+import { wordnetNeighbours } from './meaning.js';
 
 export interface AnswerNeighbours {
   /** surface forms meaning the same as a word of the answer */
@@ -33,6 +34,11 @@ export function answerNeighbours(expected: string): AnswerNeighbours {
     for (const form of forms) if (!phraseNames.has(form)) into.add(form);
   };
   for (const concept of concepts) {
+    // WordNet first: the overlay below adds what it lacks (child forms, phrases, places)
+    const wn = wordnetNeighbours(concept);
+    wn.same.forEach((w) => same.add(w));
+    wn.broader.forEach((w) => broader.add(w));
+    wn.kin.forEach((w) => kin.add(w));
     addForms(same, concept);
     for (const group of L.ancestors(concept)) addForms(broader, group);
     for (const place of L.placesHolding(concept)) addForms(broader, place);

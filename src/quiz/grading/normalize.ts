@@ -83,6 +83,8 @@ const UNITS: Record<string, number> = {
   ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17,
   eighteen: 18, nineteen: 19, first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7,
   eighth: 8, ninth: 9, tenth: 10, dozen: 12,
+  // how many times, said as one word; a pair is two of a thing
+  once: 1, twice: 2, thrice: 3, couple: 2, pair: 2,
 };
 const TENS: Record<string, number> = {
   twenty: 20, thirty: 30, forty: 40, fourty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
@@ -105,7 +107,8 @@ const NOT_A_NUMBER_BEFORE = new Set(['the', 'a', 'an', 'my', 'his', 'her', 'thei
 const ONE_PRONOUN_BEFORE = new Set(['the', 'this', 'that', 'which', 'every', 'each', 'no', 'some', 'any', 'another', 'other',
   'big', 'little', 'small', 'red', 'blue', 'green', 'yellow', 'orange', 'purple', 'pink', 'black', 'white', 'brown', 'new', 'old']);
 /** "first they danced": ordinals and "oh"/"none" count only when a number is expected. */
-const ONLY_WHEN_NUMERIC = new Set(['oh', 'none', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'dozen']);
+const ONLY_WHEN_NUMERIC = new Set(['oh', 'none', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'dozen',
+  'once', 'twice', 'thrice', 'couple', 'pair']);
 
 /**
  * Replaces number words with digits: "twenty one" -> "21", "a hundred" -> "100",

@@ -24,6 +24,8 @@ export type Decision =
   | 'some_items'
   | 'vaguer'
   | 'vague_person'
+  | 'vague_answer'
+  | 'reason_missing'
   | 'echo'
   | 'conflict'
   | 'opposite'
@@ -88,6 +90,10 @@ export function explain(decision: Decision, status: string, d: ExplainInput): st
       return `"${d.said}" is on the right track but less specific than ${exp}.`;
     case 'vague_person':
       return `"${d.said}" describes the character but does not give the name ${exp}.`;
+    case 'vague_answer':
+      return `${said} is vague ("${d.said}"); the answer is ${exp}.`;
+    case 'reason_missing':
+      return `${said} names part of ${exp} but not the reason${missing(d.missing)}.`;
     case 'echo':
       return `${said} only repeats words from the question; the answer is ${exp}.`;
     case 'conflict':

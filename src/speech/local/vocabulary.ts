@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { lemmatize } from '../../quiz/grading/stem.js';
+import { lemmatize } from '../../quiz/grading/morphology.js';
 import type { AnswerNeighbours } from '../../quiz/grading/neighbours.js';
 import { distinctWords } from './words.js';
 
