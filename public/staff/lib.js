@@ -270,11 +270,17 @@ export function formatSeconds(s) {
   return m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
 }
 
-export const COMPANIONS = [
-  { key: 'bunny', label: 'Bunny', emoji: '🐰' },
-  { key: 'pig', label: 'Pig', emoji: '🐷' },
-  { key: 'alligator', label: 'Alligator', emoji: '🐊' },
-];
+/** The one list of companions (src/speech/companion-lines.ts), embedded in every staff page: [{ key, label }]. */
+export const COMPANIONS = readCompanions();
+
+function readCompanions() {
+  try {
+    const list = JSON.parse(document.getElementById('companions-data')?.textContent || '[]');
+    return list.map((c) => ({ key: c.key, label: c.name }));
+  } catch {
+    return [];
+  }
+}
 
 export const MODES = [
   { key: 'strict', label: 'Strict', hint: 'must answer correctly to go on' },

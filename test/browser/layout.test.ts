@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFamily, loginAdmin, loginChild, loginExpert, startTestApp, type Agent, type TestApp, type TestFamily } from '../helpers/app.js';
 import { launchChromium } from '../helpers/browser.js';
 import { checkLayout, LAYOUT_ARTIFACTS, VIEWPORTS, type LayoutProblem, type Viewport } from './layout-check.js';
+import { fastSpeech } from './kids-browser.js';
 
 /**
  * Every kids page (login, profiles, companion, videos, player, player at a question, end screen)
@@ -64,6 +65,8 @@ afterAll(async () => {
 async function newPage(vp: Viewport): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: vp.width, height: vp.height }, hasTouch: true });
   const page = await context.newPage();
+  // the companion's clips at 4x: the flow waits for each to end, so the pages are the same, sooner
+  await fastSpeech(page);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('response', (r) => {

@@ -94,6 +94,11 @@ describe('staff page routes', () => {
     }
     const preview = await expert.get('/expert/preview/vidOwn01');
     expect(preview.text).toContain('href="/kids/play/vidOwn01?preview=1&amp;companion=bunny&amp;mode=flexible"');
+    // the one list of companions, with the names the children hear
+    expect(preview.text).toContain('value="pig"');
+    expect(preview.text).toContain(' Piggy</label>');
+    const data = /<script type="application\/json" id="companions-data">([^<]*)<\/script>/.exec(preview.text);
+    expect(JSON.parse(data![1]!)).toEqual([{ key: 'bunny', name: 'Bunny' }, { key: 'pig', name: 'Piggy' }, { key: 'alligator', name: 'Gator' }]);
     expect((await expert.get('/expert/edit/vidOther1').set('Accept', 'text/html')).status).toBe(403);
     const other = await createExpert(t);
     const otherFamily = await createFamily(t);
