@@ -45,14 +45,59 @@ function row(e) {
               await load();
             }, { confirmText: `Deactivate ${name}? They are logged out and cannot log in until activated again.` }),
         actionButton('Delete', async () => {
-          const r = await api('DELETE', `/api/admin/experts/${encodeURIComponent(e.expert_id)}`);
+          // An expert who still owns children is never deleted with them: their families, children
+          // and every score move to another expert first (the server refuses otherwise, 409).
+          let query = '';
+          if ((e.child_count ?? 0) > 0) {
+            const target = await chooseHeir(e, name);
+            if (!target) return;
+            query = `?move_children_to=${encodeURIComponent(target)}`;
+          } else if (!window.confirm(`Delete ${name}? They own no children; this cannot be undone.`)) {
+            return;
+          }
+          const r = await api('DELETE', `/api/admin/experts/${encodeURIComponent(e.expert_id)}${query}`);
           toast(r.message || `${name} was deleted.`);
           if (editForm.elements.expert_id.value === e.expert_id) editPanel.hidden = true;
           await load();
-        }, { cls: 'btn btn-small btn-danger', confirmText: `Delete ${name} with their families, children and scores? This cannot be undone.` }),
+        }, { cls: 'btn btn-small btn-danger', title: `Delete ${name}` }),
       ),
     ),
   );
+}
+
+/**
+ * Asks which active expert receives the families, children and scores of the expert being
+ * deleted; resolves to that expert's id, or null when the admin cancels.
+ * @param {{expert_id: string, child_count?: number}} e
+ * @param {string} name
+ * @returns {Promise<string | null>}
+ */
+async function chooseHeir(e, name) {
+  const all = listFrom(await api('GET', '/api/admin/experts'), 'experts');
+  const others = all.filter((x) => x.expert_id !== e.expert_id && x.active !== false);
+  if (others.length === 0) {
+    toast(`${name} still has ${e.child_count} child profile(s). Add another active expert to move them to, or delete the children first.`, 'bad');
+    return null;
+  }
+  const select = h('select', { name: 'heir', required: true }, ...others.map((x) => h('option', { value: x.expert_id }, `${x.display_name || x.expert_id} (${x.expert_id})`)));
+  const dialog = h(
+    'dialog',
+    { class: 'panel', 'aria-labelledby': 'heir-title' },
+    h(
+      'form',
+      { method: 'dialog', class: 'stack' },
+      h('h2', { id: 'heir-title' }, `Delete ${name}`),
+      h('p', {}, `${name} still has ${e.child_count} child profile(s). Their families, children and every score move to the expert you choose; nothing is lost.`),
+      h('label', { class: 'field' }, h('span', {}, 'Move them to'), select),
+      h('div', { class: 'row' }, h('button', { type: 'submit', value: 'move', class: 'btn btn-danger' }, 'Move and delete'), h('button', { type: 'submit', value: 'cancel', class: 'btn btn-secondary' }, 'Cancel')),
+    ),
+  );
+  document.body.append(dialog);
+  dialog.showModal();
+  const choice = await new Promise((resolve) => dialog.addEventListener('close', () => resolve(dialog.returnValue), { once: true }));
+  const heir = select.value;
+  dialog.remove();
+  return choice === 'move' ? heir : null;
 }
 
 function openEdit(e) {
