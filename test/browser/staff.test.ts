@@ -326,4 +326,33 @@ describe('staff pages in a browser', () => {
     expect(admin.log.errors).toEqual([]);
     await admin.ctx.close();
   });
+
+  it("moves a deleted expert's children to the expert the admin picks, losing none", { timeout: 120_000 }, async () => {
+    const { ctx, page, log } = await newPage(1024, 768);
+    await page.goto('/admin/experts');
+    await page.getByLabel('Admin password').fill(TEST_ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(`${base}/admin/experts`);
+    for (const [id, name] of [['leaving-expert', 'Leaving'], ['heir-expert', 'Heir']]) {
+      const made = await page.request.post('/api/admin/experts', { data: { expert_id: id, display_name: name, password: `${id}-code-1` } });
+      expect(made.status()).toBe(200);
+    }
+    const child = await page.request.post('/api/admin/children', { data: { expert_id: 'leaving-expert', first_name: 'Ada' } });
+    expect(child.status()).toBe(200);
+    const adaId = t.db.first<{ id: string }>("SELECT id FROM children WHERE expert_id = 'leaving-expert'")!.id;
+
+    await page.reload();
+    const row = page.locator('tr[data-expert-id="leaving-expert"]');
+    await row.getByRole('button', { name: /^Delete/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete Leaving' });
+    await dialog.waitFor();
+    await log.screenshot('delete-expert-move');
+    await dialog.getByLabel('Move them to').selectOption('heir-expert');
+    await dialog.getByRole('button', { name: 'Move and delete' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect(t.db.first('SELECT 1 FROM experts WHERE id = ?', ['leaving-expert'])).toBeUndefined();
+    expect(t.db.first('SELECT expert_id, first_name FROM children WHERE id = ?', [adaId])).toEqual({ expert_id: 'heir-expert', first_name: 'Ada' });
+    expect(log.errors).toEqual([]);
+    await ctx.close();
+  });
 });
