@@ -28,7 +28,7 @@ describe('code quiz pages', () => {
     expect(list.text).toContain(`data-child-id="${fam.child.child_id}"`);
     const page = await child.get(`/kids/code/${problemId}`);
     expect(page.status).toBe(200);
-    expect(page.text).toContain('/static/code/build/kids-code.js');
+    expect(page.text).toContain(`${t.app.locals.staticBase}/code/build/kids-code.js`);
     expect(page.text).toContain(`data-problem-id="${problemId}"`);
     expect(page.text).toContain('Help me');
     expect(page.text).not.toContain('range(1, n + 1)');
@@ -51,7 +51,7 @@ describe('code quiz pages', () => {
     const expert = await loginExpert(t.agent(), fam.expert.code);
     const classes = await expert.get('/expert/code');
     expect(classes.status).toBe(200);
-    expect(classes.text).toContain('/static/code/expert-classes.js');
+    expect(classes.text).toContain(`${t.app.locals.staticBase}/code/expert-classes.js`);
     const cls = await expert.get(`/expert/code/classes/${classId}`);
     expect(cls.status).toBe(200);
     expect(cls.text).toContain('Page class');

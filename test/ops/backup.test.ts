@@ -34,6 +34,8 @@ describe('backup and restore', () => {
     const family = await createFamily(t);
     const child = await loginChild(t.agent(), family);
     const video = t.db.first<{ id: string }>('SELECT id FROM videos WHERE is_sample = 1')!;
+    // the sample is a library video like any other: the family sees it through its expert
+    t.db.run('INSERT INTO video_assignments (video_id, expert_id) VALUES (?, ?)', [video.id, family.expert.expert_id]);
     const saved = await child.post('/api/save-quiz-score').send({
       child_id: family.child.child_id,
       video_id: video.id,
