@@ -112,10 +112,10 @@ const ADMIN_NAV = [
 ];
 const EXPERT_NAV = [
   { href: '/expert', label: 'My videos' },
-  { href: '/expert/questions', label: 'Edit questions' },
-  { href: '/expert/parents', label: 'Parents & children' },
+  { href: '/expert/questions', label: 'Questions' },
+  { href: '/expert/parents', label: 'Families' },
   { href: '/expert/reports', label: 'Reports' },
-  { href: '/expert/code', label: 'Code classes' },
+  { href: '/expert/code', label: 'Coding' },
   { href: '/expert/account', label: 'My code' },
 ];
 

@@ -244,7 +244,7 @@ describe('staff pages in a browser', () => {
     expect((await asExpert.json()).segments[0]).toMatchObject({ segment_range_start: 0, question: pigWording, answer: 'berries', expert_ranking: 1 });
 
     // Families: set the code of the expert's own family on the parents page.
-    await page.getByRole('link', { name: 'Parents & children' }).click();
+    await page.getByRole('link', { name: 'Families', exact: true }).click();
     const family = page.locator('section[data-parent-id]').first();
     await family.getByLabel('New family code').fill(familyCode);
     await family.getByRole('button', { name: 'Set code' }).click();
