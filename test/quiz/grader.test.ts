@@ -102,7 +102,13 @@ const table: Record<string, Row[]> = {
     ['Where did they go?', 'to the beach', 'to school', 'wrong'],
     ['What did Sam find?', 'a shell', 'can we go outside now', 'wrong'],
   ],
+  doers: [
+    ['What does Rosa want to be?', 'a tractor driver', 'she wants to drive a tractor', 'correct'],
+    ['What did Ben make?', 'a cup holder', 'a thing to hold cups', 'correct'],
+    ['What does Rosa want to be?', 'a tractor driver', 'she wants to ride a tractor', 'almost'],
+  ],
   negation: [
+    ['How did the soup taste?', 'cold', 'it was not hot', 'correct'],
     ['What color was the kite?', 'green', 'not green', 'wrong'],
     ['What color was the kite?', 'green', "it wasn't green", 'wrong'],
     ['Who hid in the box?', 'the cat', 'it was never the cat', 'wrong'],

@@ -8,7 +8,7 @@ import { isMeaningful } from './analyze.js';
 import { jaroWinkler, levenshteinRatio, metaphoneAlike, phoneticKey, sameLongCode } from './fuzzy.js';
 import * as L from './lexicon.js';
 import { lemmatize } from './morphology.js';
-import { isDictionaryWord, meaningOf } from './meaning.js';
+import { actionOfDoer, isDictionaryWord, meaningOf } from './meaning.js';
 import { GRADING_THRESHOLDS, type GradingThresholds } from './thresholds.js';
 import { memoize } from './memo.js';
 
@@ -36,6 +36,8 @@ export function relate(e: Token, u: Token, t: GradingThresholds): Relation {
   }
   if (e.concept === u.concept) return { kind: 'match', score: 1, how: e.lemma === u.lemma ? 'exact' : 'synonym' };
   if (L.areOpposites(e.concept, u.concept)) return { kind: 'opposite' };
+  // the doer said as the action ("drive the truck" for "truck driver", "to hold pencils" for "pencil holder")
+  if (u.verb && actionOfDoer(e.lemma) === u.lemma) return { kind: 'match', score: 0.9, how: 'synonym' };
   if (L.isBroaderThan(e.concept, u.concept)) return { kind: 'match', score: 1, how: 'specific' };
   // A young animal named by its grown-up kind is not vaguer for a child ("a pig" for "the piglet").
   if (L.isYoungOf(e.concept, u.concept)) return { kind: 'match', score: 0.9, how: 'synonym' };

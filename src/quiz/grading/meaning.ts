@@ -135,3 +135,17 @@ export function wordnetNeighbours(word: string): { same: string[]; broader: stri
   }
   return { same: [...same], broader: [...broader], kin: [...kin] };
 }
+
+/**
+ * The action a doer noun is named after, when WordNet has both ("driver" -> drive, "holder" ->
+ * hold, "runner" -> run, "actor" -> act): "he wants to drive the truck" says "truck driver".
+ */
+export const actionOfDoer = memoize((noun: string): string | undefined => {
+  const m = /^(.*?)(er|or)$/.exec(noun);
+  if (!m || !m[1] || m[1].length < 2) return undefined;
+  const wn = wordnet();
+  if (!wn.has(noun, 'n')) return undefined;
+  const stem = m[1];
+  const undoubled = /([b-df-hj-np-tv-z])\1$/.test(stem) ? stem.slice(0, -1) : undefined;
+  return [stem, `${stem}e`, undoubled].find((v): v is string => !!v && wn.has(v, 'v'));
+}, 5000);
