@@ -107,6 +107,10 @@ const table: Record<string, Row[]> = {
     ['What did Ben make?', 'a cup holder', 'a thing to hold cups', 'correct'],
     ['What does Rosa want to be?', 'a tractor driver', 'she wants to ride a tractor', 'almost'],
   ],
+  compounds: [
+    ['Who did Mia visit?', 'the eye doctor', 'a doctor for her eyes', 'correct'],
+    ['Who did Mia visit?', 'the eye doctor', 'a doctor', 'almost'],
+  ],
   negation: [
     ['How did the soup taste?', 'cold', 'it was not hot', 'correct'],
     ['What color was the kite?', 'green', 'not green', 'wrong'],

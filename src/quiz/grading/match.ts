@@ -157,11 +157,17 @@ export function bestMatch(e: Token, user: Analysis, t: GradingThresholds): WordM
   return best;
 }
 
-/** A compound said in its parts, in any order: "a castle out of sand" for "sandcastle". */
+/** A compound said in its parts, in any order: "a castle out of sand" for "sandcastle", "a doctor for your eyes" for "eye doctor". */
 function compoundMatch(e: Token, user: Analysis): WordMatch | undefined {
   const word = e.raw;
-  if (e.kind !== 'content' || word.includes(' ') || word.length < 7) return undefined;
   const find = (part: string) => user.tokens.findIndex((u) => isMeaningful(u) && (u.raw === part || u.lemma === part || u.lemma === lemmatize(part)));
+  // a two-word compound said around other words: "a doctor for your eyes" for "eye doctor"
+  const parts = word.split(' ');
+  if (e.kind === 'content' && parts.length === 2) {
+    const [head, tail] = parts.map(find) as [number, number];
+    return head >= 0 && tail >= 0 && head !== tail ? { score: 0.9, how: 'joined', used: [head, tail], said: `${user.tokens[head]?.raw} ... ${user.tokens[tail]?.raw}` } : undefined;
+  }
+  if (e.kind !== 'content' || word.includes(' ') || word.length < 7) return undefined;
   for (let cut = 3; cut <= word.length - 3; cut++) {
     const head = find(word.slice(0, cut));
     const tail = find(word.slice(cut));
@@ -177,12 +183,15 @@ function joinedMatch(e: Token, user: Analysis, t: GradingThresholds): WordMatch 
   if (e.kind === 'number') return undefined;
   const target = e.raw.replace(/ /g, '');
   if (target.length < 4) return undefined;
+  const parts = e.raw.split(' ');
   let best: WordMatch | undefined;
   const toks = user.tokens;
   for (let i = 0; i < toks.length; i++) {
     for (let n = 2; n <= 3 && i + n <= toks.length; n++) {
       const window = toks.slice(i, i + n);
       if (window.some((w) => w.kind === 'separator') || !window.some((w) => w.kind === 'content' || w.kind === 'negation')) continue;
+      // a phrase's own word with an article before it is that word alone ("a doctor" is not "eye doctor")
+      if (parts.length > 1 && window.some((w) => parts.includes(w.raw)) && window.some((w) => w.kind === 'stop')) continue;
       const said = window.map((w) => w.raw.replace(/ /g, '')).join('');
       const score = Math.max(soundAlike(target, said, t, true), soundAlike(e.lemma, said, t, true));
       if (score >= t.word_match && (!best || score > best.score)) {
