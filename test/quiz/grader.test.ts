@@ -111,6 +111,10 @@ const table: Record<string, Row[]> = {
     ['Who did Mia visit?', 'the eye doctor', 'a doctor for her eyes', 'correct'],
     ['Who did Mia visit?', 'the eye doctor', 'a doctor', 'almost'],
   ],
+  rivals: [
+    ['Where did the rocket fly?', 'to the moon', 'to the sun', 'wrong'],
+    ['Why did the class plant trees?', 'to help the Earth', 'for the planet', 'almost'],
+  ],
   negation: [
     ['How did the soup taste?', 'cold', 'it was not hot', 'correct'],
     ['What color was the kite?', 'green', 'not green', 'wrong'],

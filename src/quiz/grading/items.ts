@@ -118,6 +118,8 @@ export function sortLeftovers(
     out.ownWords.push(u);
     if (used.has(idx)) return;
     let related = false;
+    // a word that is vaguer than (or matches) one expected word is no rival of another ("planet" for "help ... the Earth")
+    let rival: { said: Token; expected: Token } | undefined;
     for (const e of expected) {
       const r = relate(e, u, t);
       if (r.kind === 'opposite') {
@@ -129,12 +131,13 @@ export function sortLeftovers(
         if (matched.has(e)) {
           if (L.isColor(e.concept) || e.kind === 'number' || guessing) out.hedge ??= { said: u, expected: e };
         } else {
-          out.conflict ??= { said: u, expected: e };
+          rival ??= { said: u, expected: e };
         }
       } else if (r.kind === 'match') {
         related = true;
       }
     }
+    if (rival && !related) out.conflict ??= rival;
     if (!related || vague) out.extras.push(u);
   });
   return out;

@@ -42,8 +42,9 @@ export function relate(e: Token, u: Token, t: GradingThresholds): Relation {
   // A young animal named by its grown-up kind is not vaguer for a child ("a pig" for "the piglet").
   if (L.isYoungOf(e.concept, u.concept)) return { kind: 'match', score: 0.9, how: 'synonym' };
   if (L.isBroaderThan(u.concept, e.concept)) return { kind: 'broader' };
-  if (L.sameGroup(e.concept, u.concept)) return { kind: 'conflict' };
   const byWordnet = wordnetRelation(e, u);
+  // the overlay's everyday groups ("space": earth, planet, moon) give way when WordNet knows one is a kind of the other
+  if (L.sameGroup(e.concept, u.concept)) return byWordnet && byWordnet.kind !== 'conflict' && byWordnet.kind !== 'opposite' ? byWordnet : { kind: 'conflict' };
   if (byWordnet) return byWordnet;
   // the overlay's homophones are one sound even when both are words it files ("aunts" for "ants")
   if (L.areHomophones(e.lemma, u.lemma) || L.areHomophones(e.raw, u.raw)) return { kind: 'match', score: 0.95, how: 'sound' };
