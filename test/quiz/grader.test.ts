@@ -116,6 +116,7 @@ const table: Record<string, Row[]> = {
     ['Why did the class plant trees?', 'to help the Earth', 'for the planet', 'almost'],
   ],
   negation: [
+    ['Why did Sam wear a coat?', 'to stay warm', 'so he does not get cold', 'correct'],
     ['How did the soup taste?', 'cold', 'it was not hot', 'correct'],
     ['What color was the kite?', 'green', 'not green', 'wrong'],
     ['What color was the kite?', 'green', "it wasn't green", 'wrong'],

@@ -43,8 +43,8 @@ export function relate(e: Token, u: Token, t: GradingThresholds): Relation {
   if (L.isYoungOf(e.concept, u.concept)) return { kind: 'match', score: 0.9, how: 'synonym' };
   if (L.isBroaderThan(u.concept, e.concept)) return { kind: 'broader' };
   const byWordnet = wordnetRelation(e, u);
-  // the overlay's everyday groups ("space": earth, planet, moon) give way when WordNet knows one is a kind of the other
-  if (L.sameGroup(e.concept, u.concept)) return byWordnet && byWordnet.kind !== 'conflict' && byWordnet.kind !== 'opposite' ? byWordnet : { kind: 'conflict' };
+  // the overlay's everyday groups ("space": earth, planet, moon) give way when WordNet knows one is a kind or the opposite of the other
+  if (L.sameGroup(e.concept, u.concept)) return byWordnet && byWordnet.kind !== 'conflict' ? byWordnet : { kind: 'conflict' };
   if (byWordnet) return byWordnet;
   // the overlay's homophones are one sound even when both are words it files ("aunts" for "ants")
   if (L.areHomophones(e.lemma, u.lemma) || L.areHomophones(e.raw, u.raw)) return { kind: 'match', score: 0.95, how: 'sound' };

@@ -59,6 +59,9 @@ const relateMeaning = memoize((key: string): MeaningRelation | 'none' => {
   const eHeads = withHeads(wn, e.filter((id) => isAdjective(wn, id)));
   const uHeads = withHeads(wn, u.filter((id) => isAdjective(wn, id)));
   for (const id of eHeads) for (const a of wn.synset(id).antonyms) if (uHeads.has(a)) return 'opposite';
+  // one "also see" step before the antonym: "warm" -> hot <-> "cold"
+  for (const id of eHeads) for (const see of wn.synset(id).alsoSee) for (const a of wn.synset(see).antonyms) if (uHeads.has(a)) return 'opposite';
+  for (const id of uHeads) for (const see of wn.synset(id).alsoSee) for (const a of wn.synset(see).antonyms) if (eHeads.has(a)) return 'opposite';
   // a satellite and its own head mean nearly the same ("huge" / "big")
   if (e.some((id) => wn.synset(id).similar.some((s) => uSet.has(s))) || u.some((id) => wn.synset(id).similar.some((s) => e.includes(s)))) return 'same';
   const eAnc = e.map((id) => ancestorsOf(wn, id));
