@@ -108,6 +108,7 @@ const table: Record<string, Row[]> = {
     ['What does Rosa want to be?', 'a tractor driver', 'she wants to ride a tractor', 'almost'],
   ],
   compounds: [
+    ['What did the boat carry?', 'a fire truck', 'a truck', 'almost'],
     ['Who did Mia visit?', 'the eye doctor', 'a doctor for her eyes', 'correct'],
     ['Who did Mia visit?', 'the eye doctor', 'a doctor', 'almost'],
   ],

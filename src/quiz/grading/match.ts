@@ -43,6 +43,8 @@ export function relate(e: Token, u: Token, t: GradingThresholds): Relation {
   if (L.isYoungOf(e.concept, u.concept)) return { kind: 'match', score: 0.9, how: 'synonym' };
   if (L.isBroaderThan(u.concept, e.concept)) return { kind: 'broader' };
   const byWordnet = wordnetRelation(e, u);
+  // one word of an expected noun phrase said alone ("a bear" for "bear cub") names it less precisely (a verb keeps its particle handling: "float around")
+  if (!byWordnet && !u.verb && e.raw.includes(' ') && !u.raw.includes(' ') && e.raw.split(' ').some((w) => w === u.raw || lemmatize(w) === u.lemma)) return { kind: 'broader' };
   // the overlay's everyday groups ("space": earth, planet, moon) give way when WordNet knows one is a kind or the opposite of the other
   if (L.sameGroup(e.concept, u.concept)) return byWordnet && byWordnet.kind !== 'conflict' ? byWordnet : { kind: 'conflict' };
   if (byWordnet) return byWordnet;
