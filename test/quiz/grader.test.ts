@@ -107,6 +107,10 @@ const table: Record<string, Row[]> = {
     ['What did Ben make?', 'a cup holder', 'a thing to hold cups', 'correct'],
     ['What does Rosa want to be?', 'a tractor driver', 'she wants to ride a tractor', 'almost'],
   ],
+  pronouns: [
+    ['Why did they leave the box?', 'because the box was too heavy', 'because it was really heavy', 'correct'],
+    ['Why did they leave the box?', 'because the box was too heavy', 'because it was light', 'wrong'],
+  ],
   compounds: [
     ['What did the boat carry?', 'a fire truck', 'a truck', 'almost'],
     ['Who did Mia visit?', 'the eye doctor', 'a doctor for her eyes', 'correct'],
