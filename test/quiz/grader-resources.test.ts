@@ -39,7 +39,7 @@ describe('morphology (WordNet morphy)', () => {
 describe('meaning (WordNet relations)', () => {
   it.each([
     ['woman', 'lady', 'specific'], ['owl', 'bird', 'broader'], ['owl', 'animal', 'broader'], ['red', 'blue', 'sibling'],
-    ['dog', 'cat', 'sibling'], ['hot', 'cold', 'opposite'], ['big', 'huge', 'same'], ['scared', 'afraid', 'same'],
+    ['dog', 'cat', 'sibling'], ['hot', 'cold', 'opposite'], ['warm', 'cold', 'opposite'], ['cool', 'hot', 'opposite'], ['big', 'huge', 'same'], ['scared', 'afraid', 'same'],
     ['truck', 'music', undefined],
   ] as const)('%s / %s -> %s', (expected, said, relation) => expect(meaningOf(expected, said)).toBe(relation));
   it('knows noun compounds, and which are a kind of their last word', () => {

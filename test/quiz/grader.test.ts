@@ -102,7 +102,27 @@ const table: Record<string, Row[]> = {
     ['Where did they go?', 'to the beach', 'to school', 'wrong'],
     ['What did Sam find?', 'a shell', 'can we go outside now', 'wrong'],
   ],
+  doers: [
+    ['What does Rosa want to be?', 'a tractor driver', 'she wants to drive a tractor', 'correct'],
+    ['What did Ben make?', 'a cup holder', 'a thing to hold cups', 'correct'],
+    ['What does Rosa want to be?', 'a tractor driver', 'she wants to ride a tractor', 'almost'],
+  ],
+  pronouns: [
+    ['Why did they leave the box?', 'because the box was too heavy', 'because it was really heavy', 'correct'],
+    ['Why did they leave the box?', 'because the box was too heavy', 'because it was light', 'wrong'],
+  ],
+  compounds: [
+    ['What did the boat carry?', 'a fire truck', 'a truck', 'almost'],
+    ['Who did Mia visit?', 'the eye doctor', 'a doctor for her eyes', 'correct'],
+    ['Who did Mia visit?', 'the eye doctor', 'a doctor', 'almost'],
+  ],
+  rivals: [
+    ['Where did the rocket fly?', 'to the moon', 'to the sun', 'wrong'],
+    ['Why did the class plant trees?', 'to help the Earth', 'for the planet', 'almost'],
+  ],
   negation: [
+    ['Why did Sam wear a coat?', 'to stay warm', 'so he does not get cold', 'correct'],
+    ['How did the soup taste?', 'cold', 'it was not hot', 'correct'],
     ['What color was the kite?', 'green', 'not green', 'wrong'],
     ['What color was the kite?', 'green', "it wasn't green", 'wrong'],
     ['Who hid in the box?', 'the cat', 'it was never the cat', 'wrong'],

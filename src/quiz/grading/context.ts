@@ -8,6 +8,7 @@ import { analyze, isMeaningful, type Analysis, type AnalyzeOptions, type Token }
 import { memoize } from './memo.js';
 import { scoreItem, sortLeftovers, splitItems, type ItemScore, type Leftovers } from './items.js';
 import * as L from './lexicon.js';
+import { relate } from './match.js';
 import type { GradingThresholds } from './thresholds.js';
 
 export interface GradeInput {
@@ -99,7 +100,7 @@ export function buildContext(input: GradeInput, t: GradingThresholds): Context {
   const questionNegates = q.tokens.some((tok) => tok.kind === 'negation');
   const negated = expectsNegation || questionNegates ? new Set<number>() : negationScope(usr.tokens);
   const allExpected = items.flat();
-  usr = negatedOpposites(usr, negated, allExpected);
+  usr = negatedOpposites(usr, negated, allExpected, t);
   const scores = items.map((item) => scoreItem(item, usr, questionConcepts, t));
   const left = sortLeftovers(allExpected, scores, usr, questionConcepts, t, negated);
   return {
@@ -162,14 +163,15 @@ export function negationScope(tokens: Token[]): Set<number> {
 }
 
 /**
- * "not happy" for "sad": a negated opposite of an expected word says that word. The token takes
- * the expected concept and leaves the negation's reach.
+ * "not happy" for "sad", "so they don't get cold" for "to stay warm": a negated opposite of an
+ * expected word (the overlay's or WordNet's antonyms) says that word. The token takes the expected
+ * concept and leaves the negation's reach.
  */
-function negatedOpposites(a: Analysis, negated: Set<number>, expected: Token[]): Analysis {
+function negatedOpposites(a: Analysis, negated: Set<number>, expected: Token[], t: GradingThresholds): Analysis {
   let changed = false;
   const tokens = a.tokens.map((tok, i) => {
     if (!negated.has(i)) return tok;
-    const e = expected.find((x) => L.areOpposites(x.concept, tok.concept));
+    const e = expected.find((x) => relate(x, tok, t).kind === 'opposite');
     if (!e) return tok;
     negated.delete(i);
     changed = true;

@@ -63,6 +63,13 @@ export function scoreItem(item: Token[], user: Analysis, questionConcepts: Set<s
       missing.push(e);
     }
   }
+  const subject = pronounSubject(informative, missing, matches, user);
+  if (subject) {
+    // "it was super heavy" for "the pumpkin was too heavy": the pronoun stands for the named subject
+    missing.splice(missing.indexOf(subject.expected), 1);
+    got += subject.expected.weight * t.word_match;
+    matches.push({ expected: subject.expected, match: { score: t.word_match, how: 'synonym', used: [], said: subject.said } });
+  }
   const head = [...informative].reverse().find((e) => !e.verb && e.kind === 'content' && e.weight >= 1);
   return {
     headSaid: head !== undefined && matches.some((m) => m.expected === head),
@@ -74,6 +81,23 @@ export function scoreItem(item: Token[], user: Analysis, questionConcepts: Set<s
     missingVerb: missing.some((e) => e.verb && e.weight >= 1 && matches.some((m) => m.expected.start < e.start)),
     matches,
   };
+}
+
+const SUBJECT_PRONOUNS = new Set(['it', 'they', 'he', 'she']);
+
+/**
+ * The item opens with a thing or person (not an action) the child did not name, the child's
+ * answer opens its clause with a pronoun, and the child said something the item says after
+ * that subject: the pronoun is that subject ("it was heavy" for "the pumpkin was heavy").
+ */
+function pronounSubject(item: Token[], missing: Token[], matches: ItemScore['matches'], user: Analysis): { expected: Token; said: string } | undefined {
+  const first = item[0];
+  if (!first || first.verb || first.kind !== 'content' || !missing.includes(first) || item.length < 2) return undefined;
+  const later = matches.filter((m) => m.expected.start > first.start && m.match.used.length > 0);
+  if (later.length === 0) return undefined;
+  const firstUsed = Math.min(...later.flatMap((m) => m.match.used));
+  const pronoun = user.tokens.findIndex((tok) => SUBJECT_PRONOUNS.has(tok.raw));
+  return pronoun >= 0 && pronoun < firstUsed ? { expected: first, said: (user.tokens[pronoun] as Token).raw } : undefined;
 }
 
 export interface Leftovers {
@@ -118,6 +142,8 @@ export function sortLeftovers(
     out.ownWords.push(u);
     if (used.has(idx)) return;
     let related = false;
+    // a word that is vaguer than (or matches) one expected word is no rival of another ("planet" for "help ... the Earth")
+    let rival: { said: Token; expected: Token } | undefined;
     for (const e of expected) {
       const r = relate(e, u, t);
       if (r.kind === 'opposite') {
@@ -129,12 +155,13 @@ export function sortLeftovers(
         if (matched.has(e)) {
           if (L.isColor(e.concept) || e.kind === 'number' || guessing) out.hedge ??= { said: u, expected: e };
         } else {
-          out.conflict ??= { said: u, expected: e };
+          rival ??= { said: u, expected: e };
         }
       } else if (r.kind === 'match') {
         related = true;
       }
     }
+    if (rival && !related) out.conflict ??= rival;
     if (!related || vague) out.extras.push(u);
   });
   return out;

@@ -162,8 +162,8 @@ export const HOMOPHONES: string[][] = [
 
 /** Opposites: saying one for the other is the opposite answer, not a partial one. */
 export const ANTONYMS: [string, string][] = [
-  ['find', 'lose'], ['win', 'lose'], ['open', 'close'], ['love', 'hate'], ['push', 'pull'], ['loud', 'quiet'],
+  ['find', 'lose'], ['win', 'lose'], ['open', 'close'], ['love', 'hate'], ['push', 'pull'],
   ['sink', 'float'], ['sleep', 'wake'], ['give', 'take'], ['buy', 'sell'], ['remember', 'forget'],
-  ['friend', 'enemy'], ['full', 'hungry'], ['happy', 'sad'], ['arrive', 'leave'], ['fix', 'break'], ['day', 'dark'],
+  ['friend', 'enemy'], ['full', 'hungry'], ['arrive', 'leave'], ['fix', 'break'], ['day', 'dark'],
   ['sunny', 'rain'], ['lead', 'follow'],
 ];

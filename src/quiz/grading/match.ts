@@ -8,7 +8,7 @@ import { isMeaningful } from './analyze.js';
 import { jaroWinkler, levenshteinRatio, metaphoneAlike, phoneticKey, sameLongCode } from './fuzzy.js';
 import * as L from './lexicon.js';
 import { lemmatize } from './morphology.js';
-import { isDictionaryWord, meaningOf } from './meaning.js';
+import { actionOfDoer, isDictionaryWord, meaningOf } from './meaning.js';
 import { GRADING_THRESHOLDS, type GradingThresholds } from './thresholds.js';
 import { memoize } from './memo.js';
 
@@ -36,12 +36,17 @@ export function relate(e: Token, u: Token, t: GradingThresholds): Relation {
   }
   if (e.concept === u.concept) return { kind: 'match', score: 1, how: e.lemma === u.lemma ? 'exact' : 'synonym' };
   if (L.areOpposites(e.concept, u.concept)) return { kind: 'opposite' };
+  // the doer said as the action ("drive the truck" for "truck driver", "to hold pencils" for "pencil holder")
+  if (u.verb && actionOfDoer(e.lemma) === u.lemma) return { kind: 'match', score: 0.9, how: 'synonym' };
   if (L.isBroaderThan(e.concept, u.concept)) return { kind: 'match', score: 1, how: 'specific' };
   // A young animal named by its grown-up kind is not vaguer for a child ("a pig" for "the piglet").
   if (L.isYoungOf(e.concept, u.concept)) return { kind: 'match', score: 0.9, how: 'synonym' };
   if (L.isBroaderThan(u.concept, e.concept)) return { kind: 'broader' };
-  if (L.sameGroup(e.concept, u.concept)) return { kind: 'conflict' };
   const byWordnet = wordnetRelation(e, u);
+  // one word of an expected noun phrase said alone ("a bear" for "bear cub") names it less precisely (a verb keeps its particle handling: "float around")
+  if (!byWordnet && !u.verb && e.raw.includes(' ') && !u.raw.includes(' ') && e.raw.split(' ').some((w) => w === u.raw || lemmatize(w) === u.lemma)) return { kind: 'broader' };
+  // the overlay's everyday groups ("space": earth, planet, moon) give way when WordNet knows one is a kind or the opposite of the other
+  if (L.sameGroup(e.concept, u.concept)) return byWordnet && byWordnet.kind !== 'conflict' ? byWordnet : { kind: 'conflict' };
   if (byWordnet) return byWordnet;
   // the overlay's homophones are one sound even when both are words it files ("aunts" for "ants")
   if (L.areHomophones(e.lemma, u.lemma) || L.areHomophones(e.raw, u.raw)) return { kind: 'match', score: 0.95, how: 'sound' };
@@ -155,11 +160,17 @@ export function bestMatch(e: Token, user: Analysis, t: GradingThresholds): WordM
   return best;
 }
 
-/** A compound said in its parts, in any order: "a castle out of sand" for "sandcastle". */
+/** A compound said in its parts, in any order: "a castle out of sand" for "sandcastle", "a doctor for your eyes" for "eye doctor". */
 function compoundMatch(e: Token, user: Analysis): WordMatch | undefined {
   const word = e.raw;
-  if (e.kind !== 'content' || word.includes(' ') || word.length < 7) return undefined;
   const find = (part: string) => user.tokens.findIndex((u) => isMeaningful(u) && (u.raw === part || u.lemma === part || u.lemma === lemmatize(part)));
+  // a two-word compound said around other words: "a doctor for your eyes" for "eye doctor"
+  const parts = word.split(' ');
+  if (e.kind === 'content' && parts.length === 2) {
+    const [head, tail] = parts.map(find) as [number, number];
+    return head >= 0 && tail >= 0 && head !== tail ? { score: 0.9, how: 'joined', used: [head, tail], said: `${user.tokens[head]?.raw} ... ${user.tokens[tail]?.raw}` } : undefined;
+  }
+  if (e.kind !== 'content' || word.includes(' ') || word.length < 7) return undefined;
   for (let cut = 3; cut <= word.length - 3; cut++) {
     const head = find(word.slice(0, cut));
     const tail = find(word.slice(cut));
@@ -175,12 +186,15 @@ function joinedMatch(e: Token, user: Analysis, t: GradingThresholds): WordMatch 
   if (e.kind === 'number') return undefined;
   const target = e.raw.replace(/ /g, '');
   if (target.length < 4) return undefined;
+  const parts = e.raw.split(' ');
   let best: WordMatch | undefined;
   const toks = user.tokens;
   for (let i = 0; i < toks.length; i++) {
     for (let n = 2; n <= 3 && i + n <= toks.length; n++) {
       const window = toks.slice(i, i + n);
       if (window.some((w) => w.kind === 'separator') || !window.some((w) => w.kind === 'content' || w.kind === 'negation')) continue;
+      // a phrase's own word with an article before it is that word alone ("a doctor" is not "eye doctor")
+      if (parts.length > 1 && window.some((w) => parts.includes(w.raw)) && window.some((w) => w.kind === 'stop')) continue;
       const said = window.map((w) => w.raw.replace(/ /g, '')).join('');
       const score = Math.max(soundAlike(target, said, t, true), soundAlike(e.lemma, said, t, true));
       if (score >= t.word_match && (!best || score > best.score)) {

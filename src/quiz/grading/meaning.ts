@@ -59,6 +59,9 @@ const relateMeaning = memoize((key: string): MeaningRelation | 'none' => {
   const eHeads = withHeads(wn, e.filter((id) => isAdjective(wn, id)));
   const uHeads = withHeads(wn, u.filter((id) => isAdjective(wn, id)));
   for (const id of eHeads) for (const a of wn.synset(id).antonyms) if (uHeads.has(a)) return 'opposite';
+  // one "also see" step before the antonym: "warm" -> hot <-> "cold"
+  for (const id of eHeads) for (const see of wn.synset(id).alsoSee) for (const a of wn.synset(see).antonyms) if (uHeads.has(a)) return 'opposite';
+  for (const id of uHeads) for (const see of wn.synset(id).alsoSee) for (const a of wn.synset(see).antonyms) if (eHeads.has(a)) return 'opposite';
   // a satellite and its own head mean nearly the same ("huge" / "big")
   if (e.some((id) => wn.synset(id).similar.some((s) => uSet.has(s))) || u.some((id) => wn.synset(id).similar.some((s) => e.includes(s)))) return 'same';
   const eAnc = e.map((id) => ancestorsOf(wn, id));
@@ -135,3 +138,17 @@ export function wordnetNeighbours(word: string): { same: string[]; broader: stri
   }
   return { same: [...same], broader: [...broader], kin: [...kin] };
 }
+
+/**
+ * The action a doer noun is named after, when WordNet has both ("driver" -> drive, "holder" ->
+ * hold, "runner" -> run, "actor" -> act): "he wants to drive the truck" says "truck driver".
+ */
+export const actionOfDoer = memoize((noun: string): string | undefined => {
+  const m = /^(.*?)(er|or)$/.exec(noun);
+  if (!m || !m[1] || m[1].length < 2) return undefined;
+  const wn = wordnet();
+  if (!wn.has(noun, 'n')) return undefined;
+  const stem = m[1];
+  const undoubled = /([b-df-hj-np-tv-z])\1$/.test(stem) ? stem.slice(0, -1) : undefined;
+  return [stem, `${stem}e`, undoubled].find((v): v is string => !!v && wn.has(v, 'v'));
+}, 5000);

@@ -128,6 +128,7 @@ function notes(list: ExplainInput['notes']): string {
     else if (match.how === 'specific') parts.push(`${s} is a kind of ${e}`);
     else if (match.how === 'sound') parts.push(`${s} sounds like ${e}`);
     else if (match.how === 'spelling') parts.push(`${s} is heard as ${e}`);
+    else if (match.how === 'joined' && match.said.includes(' ... ')) parts.push(`${s} names the parts of ${e}`);
     else if (match.how === 'joined') parts.push(`${s} is ${e} split by speech recognition`);
   }
   return parts.length > 0 ? ` (${parts.slice(0, 3).join('; ')}.)` : '';

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 
 const POS = ['noun', 'verb', 'adj', 'adv'] as const;
 const POS_LETTER = { noun: 'n', verb: 'v', adj: 'a', adv: 'r' } as const;
-export const INDEX_VERSION = 6;
+export const INDEX_VERSION = 7;
 
 export interface WordnetIndexFile {
   version: number;
@@ -61,11 +61,11 @@ export function buildWordnetIndex(dict = wordnetDictPath()): WordnetIndexFile {
       let p = 4 + wCnt * 2;
       const pCnt = Number(f[p]);
       p++;
-      const links: Record<string, string[]> = { h: [], a: [], s: [], p: [], c: [] };
+      const links: Record<string, string[]> = { h: [], a: [], s: [], p: [], c: [], e: [] };
       for (let i = 0; i < pCnt; i++, p += 4) {
         const sym = f[p] as string;
         const target = key(f[p + 2] as string, f[p + 1] as string);
-        const kind = sym === '@' || sym === '@i' ? 'h' : sym === '~' || sym === '~i' ? 'c' : sym === '!' ? 'a' : sym === '&' ? 's' : sym === '\\' ? 'p' : undefined;
+        const kind = sym === '@' || sym === '@i' ? 'h' : sym === '~' || sym === '~i' ? 'c' : sym === '!' ? 'a' : sym === '&' ? 's' : sym === '\\' ? 'p' : sym === '^' ? 'e' : undefined;
         if (kind) links[kind]?.push(target);
       }
       idOf.set(key(ssType, offset), records.length);
@@ -74,7 +74,7 @@ export function buildWordnetIndex(dict = wordnetDictPath()): WordnetIndexFile {
     posRanges[POS_LETTER[pos]] = [first, records.length];
   }
   const enc = (keys: string[]) => keys.map((k) => idOf.get(k)).filter((n): n is number => n !== undefined).map((n) => n.toString(36)).join(' ');
-  const synsets = records.map((r) => [r.words.join(' '), enc(r.links.h ?? []), enc(r.links.a ?? []), enc(r.links.s ?? []), enc(r.links.p ?? []), enc(r.links.c ?? [])].join('|'));
+  const synsets = records.map((r) => [r.words.join(' '), enc(r.links.h ?? []), enc(r.links.a ?? []), enc(r.links.s ?? []), enc(r.links.p ?? []), enc(r.links.c ?? []), enc(r.links.e ?? [])].join('|'));
   const senses = new Map<string, { tags: number[]; ids: string[] }>();
   POS.forEach((pos, k) => {
     const text = fs.readFileSync(path.join(dict, `index.${pos}`), 'utf8');

@@ -19,6 +19,8 @@ export interface Synset {
   similar: number[];
   pertainyms: number[];
   hyponyms: number[];
+  /** WordNet's "also see" between describing words ("warm" -> hot) */
+  alsoSee: number[];
 }
 
 interface LemmaEntry {
@@ -114,10 +116,10 @@ export class Wordnet {
     let s = this.synsetCache.get(id);
     if (!s) {
       const record = id >= 0 && id < this.synsetStarts.length ? this.line(this.file.synsets, this.synsetStarts, id) : '';
-      const [words = '', h = '', a = '', sim = '', p = '', c = ''] = record.split('|');
+      const [words = '', h = '', a = '', sim = '', p = '', c = '', e = ''] = record.split('|');
       s = {
         id, words: words.split(' ').map((w) => w.replace(/_/g, ' ')), hypernyms: decodeIds(h), antonyms: decodeIds(a),
-        similar: decodeIds(sim), pertainyms: decodeIds(p), hyponyms: decodeIds(c),
+        similar: decodeIds(sim), pertainyms: decodeIds(p), hyponyms: decodeIds(c), alsoSee: decodeIds(e),
       };
       this.synsetCache.set(id, s);
     }
