@@ -36,8 +36,8 @@ async function loadProblems() {
   $('#problems').replaceChildren(
     problems.length === 0
       ? h('p', { class: 'empty' }, 'No problems yet.')
-      : h('table', { class: 'data' },
-          h('thead', {}, h('tr', {}, h('th', {}, 'Title'), h('th', {}, 'Language'), h('th', {}, 'Tests'), h('th', {}, 'Hint lines'), h('th', {}, ''))),
+      : h('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Problems table' }, h('table', { class: 'data' },
+          h('thead', {}, h('tr', {}, h('th', {}, 'Title'), h('th', {}, 'Language'), h('th', {}, 'Tests'), h('th', {}, 'Hint lines'), h('th', {}, h('span', { class: 'visually-hidden' }, 'Actions')))),
           h('tbody', {}, ...problems.map((p) => h('tr', {},
             h('td', {}, p.title),
             h('td', {}, p.language),
@@ -50,13 +50,13 @@ async function loadProblems() {
                 await api('DELETE', `/api/expert/problems/${p.problem_id}`);
                 toast('Problem deleted.');
                 await loadProblems();
-              }, { cls: 'btn btn-small btn-danger', confirmText: `Delete "${p.title}"?`, title: `Delete: ${p.title}` }))))))),
+              }, { cls: 'btn btn-small btn-danger', confirmText: `Delete "${p.title}"?`, title: `Delete: ${p.title}` })))))))),
   );
 }
 
 function table(headers, rows, empty) {
   if (rows.length === 0) return h('p', { class: 'empty' }, empty);
-  return h('div', { class: 'table-wrap' }, h('table', { class: 'data' }, h('thead', {}, h('tr', {}, ...headers.map((x) => h('th', {}, x)))), h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((c) => h('td', {}, c)))))));
+  return h('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': headers.join(', ') }, h('table', { class: 'data' }, h('thead', {}, h('tr', {}, ...headers.map((x) => h('th', {}, x)))), h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((c) => h('td', {}, c)))))));
 }
 
 const when = (iso) => new Date(iso).toLocaleString();

@@ -5,6 +5,9 @@ import { createFamily, loginAdmin, loginChild, loginExpert, startTestApp, type A
 import { launchChromium } from '../helpers/browser.js';
 import { checkLayout, LAYOUT_ARTIFACTS, VIEWPORTS, type LayoutProblem, type Viewport } from './layout-check.js';
 import { fastSpeech } from './kids-browser.js';
+import { createClass, createProblem, enrol } from '../code-quiz/factories.js';
+// @ts-expect-error: a plain .mjs build script without type declarations
+import { buildClient } from '../../scripts/build-client.mjs';
 
 /**
  * Every kids page (login, profiles, companion, videos, player, player at a question, end screen)
@@ -23,11 +26,15 @@ let browser: Browser;
 let videoId: string;
 let segments: Segment[];
 let childAgent: Agent;
+let classId: number;
+let problemId: number;
 let problems: LayoutProblem[] = [];
 const report = () => problems.map((p) => `${p.viewport} ${p.page}: ${p.problem}`);
 
 beforeAll(async () => {
   fs.rmSync(LAYOUT_ARTIFACTS, { recursive: true, force: true });
+  // the code page's editor bundle (npm test builds it too; this keeps the file runnable alone)
+  await buildClient();
   t = await startTestApp({ SAMPLE_IMPORT: 'true', TTS_PROVIDER: 'local' });
   base = await t.listen();
   family = await createFamily(t, { first_name: 'Mia', icon_key: 'fox', interaction_mode: 'flexible' });
@@ -54,6 +61,10 @@ beforeAll(async () => {
     });
     expect(save.status, JSON.stringify(save.body)).toBe(200);
   }
+  // a coding class with one problem (saved through the sandbox), so the code pages have content
+  classId = await createClass(expert);
+  await enrol(expert, classId, family.child.child_id);
+  problemId = await createProblem(expert, classId);
   browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
 }, 120_000);
 
@@ -140,6 +151,13 @@ describe('layout at seven viewports', () => {
       await page.click('#type-form button[type="submit"]');
       await page.waitForSelector('#done:not([hidden])', { timeout: 60_000 });
       await check(page, 'end', vp, 'kids');
+      // the coding puzzles (older children, same tablet)
+      await page.goto(`${base}/kids/code`);
+      await page.waitForLoadState('networkidle');
+      await check(page, 'code-list', vp, 'kids');
+      await page.goto(`${base}/kids/code/${problemId}`);
+      await page.waitForLoadState('networkidle');
+      await check(page, 'code-problem', vp, 'kids');
       await context.close();
       expect(report()).toEqual([]);
       expect(errors).toEqual([]);
@@ -175,6 +193,8 @@ describe('layout at seven viewports', () => {
         ['expert-reports', '/expert/reports', 'main'],
         ['expert-report', `/expert/reports/${family.child.child_id}`, 'main'],
         ['expert-account', '/expert/account', 'main'],
+        ['expert-code', '/expert/code', 'main'],
+        ['expert-code-class', `/expert/code/classes/${classId}`, 'main'],
       ];
       for (const [name, p] of adminPages) {
         await page.goto(`${base}${p}`);
