@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { assertOwnClass } from './access.js';
+import { ChildrenRepository } from '../accounts/children.repository.js';
 import { ActivityRepository, type RunRow, type SuggestionEventRow } from './activity.repository.js';
 import { ClassesRepository } from './classes.repository.js';
 import { classParams } from './code-quiz.schema.js';
@@ -21,13 +22,15 @@ export function registerActivityRoutes(ctx: AppContext): void {
   const activity = new ActivityRepository(db);
   const classes = new ClassesRepository(db);
   const problems = new ProblemsRepository(db);
+  const allChildren = new ChildrenRepository(db);
 
   const names = (classId: number) => {
     const children = new Map(classes.enrolled(classId).map((c) => [c.child_id, c.first_name]));
     const titles = new Map(problems.listByClasses([classId]).map((p) => [p.problem_id, p.title]));
     return { child: (id: string | null) => (id ? (children.get(id) ?? childName(id)) : null), title: (id: number | null) => (id ? (titles.get(id) ?? '') : null) };
   };
-  const childName = (id: string) => db.first<{ first_name: string }>('SELECT first_name FROM children WHERE id = ?', [id])?.first_name ?? '';
+  // a child who has left the class since (runs and hints stay for the teacher)
+  const childName = (id: string) => allChildren.get(id)?.first_name ?? '';
 
   api.route(
     {

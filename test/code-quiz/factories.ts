@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Agent } from '../helpers/app.js';
+import { createFamily, loginChild, loginExpert, startTestApp, type Agent, type TestApp, type TestFamily } from '../helpers/app.js';
 
 /** Small factories for the code quiz tests (real routes, real sandbox). */
 
@@ -43,4 +43,34 @@ export async function createProblem(expert: Agent, classId: number, problem: obj
   const res = await expert.post(`/api/expert/classes/${classId}/problems`).send(problem);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.problem.problem_id as number;
+}
+
+/**
+ * The world most code-quiz route tests start from: a family whose child is enrolled in a class of
+ * its expert with one saved problem, and a second family (its expert and child) that must be refused.
+ */
+export interface CodeQuizWorld {
+  t: TestApp;
+  fam: TestFamily;
+  other: TestFamily;
+  expert: Agent;
+  otherExpert: Agent;
+  child: Agent;
+  otherChild: Agent;
+  classId: number;
+  problemId: number;
+}
+
+export async function codeQuizWorld(env: Record<string, string> = {}): Promise<CodeQuizWorld> {
+  const t = await startTestApp(env);
+  const fam = await createFamily(t);
+  const other = await createFamily(t);
+  const expert = await loginExpert(t.agent(), fam.expert.code);
+  const otherExpert = await loginExpert(t.agent(), other.expert.code);
+  const classId = await createClass(expert);
+  await enrol(expert, classId, fam.child.child_id);
+  const problemId = await createProblem(expert, classId);
+  const child = await loginChild(t.agent(), fam);
+  const otherChild = await loginChild(t.agent(), other);
+  return { t, fam, other, expert, otherExpert, child, otherChild, classId, problemId };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFamily, loginAdmin, loginChild, loginExpert, startTestApp, type Agent, type TestApp, type TestFamily } from '../helpers/app.js';
-import { COUNT_PY, createClass, createProblem, enrol } from './factories.js';
+import { loginAdmin, type Agent, type TestApp, type TestFamily } from '../helpers/app.js';
+import { COUNT_PY, codeQuizWorld } from './factories.js';
 
 let t: TestApp;
 let fam: TestFamily;
@@ -13,16 +13,7 @@ let classId: number;
 let problemId: number;
 
 beforeAll(async () => {
-  t = await startTestApp({ CODE_CALLS_PER_MINUTE: '1000' });
-  fam = await createFamily(t);
-  other = await createFamily(t);
-  expert = await loginExpert(t.agent(), fam.expert.code);
-  otherExpert = await loginExpert(t.agent(), other.expert.code);
-  classId = await createClass(expert);
-  await enrol(expert, classId, fam.child.child_id);
-  problemId = await createProblem(expert, classId);
-  child = await loginChild(t.agent(), fam);
-  otherChild = await loginChild(t.agent(), other);
+  ({ t, fam, other, expert, otherExpert, child, otherChild, classId, problemId } = await codeQuizWorld({ CODE_CALLS_PER_MINUTE: '1000' }));
 });
 afterAll(() => t.close());
 
