@@ -31,16 +31,16 @@ export class AccessCodes {
   /** Sets or replaces the owner's code; 409 when another account already uses it. */
   set(kind: CodeOwnerKind, ownerId: string, code: string): void {
     const hash = this.secrets.hash(code);
-    this.db.transaction(() => {
-      const taken = this.db.first<{ owner_kind: string; owner_id: string }>(
+    this.db.transactionSync(() => {
+      const taken = this.db.firstSync<{ owner_kind: string; owner_id: string }>(
         'SELECT owner_kind, owner_id FROM access_codes WHERE code_hash = ?',
         [hash],
       );
       if (taken && !(taken.owner_kind === kind && taken.owner_id === ownerId)) {
         throw conflict('This code is already in use. Please choose another one.', 'code_taken');
       }
-      this.db.run('DELETE FROM access_codes WHERE owner_kind = ? AND owner_id = ?', [kind, ownerId]);
-      this.db.run('INSERT INTO access_codes (code_hash, code_enc, owner_kind, owner_id) VALUES (?, ?, ?, ?)', [
+      this.db.runSync('DELETE FROM access_codes WHERE owner_kind = ? AND owner_id = ?', [kind, ownerId]);
+      this.db.runSync('INSERT INTO access_codes (code_hash, code_enc, owner_kind, owner_id) VALUES (?, ?, ?, ?)', [
         hash,
         this.secrets.encrypt(code),
         kind,
@@ -50,7 +50,7 @@ export class AccessCodes {
   }
 
   find(code: string): { kind: CodeOwnerKind; ownerId: string } | undefined {
-    const row = this.db.first<{ owner_kind: CodeOwnerKind; owner_id: string }>(
+    const row = this.db.firstSync<{ owner_kind: CodeOwnerKind; owner_id: string }>(
       'SELECT owner_kind, owner_id FROM access_codes WHERE code_hash = ?',
       [this.secrets.hash(code.trim())],
     );
@@ -58,15 +58,15 @@ export class AccessCodes {
   }
 
   reveal(kind: CodeOwnerKind, ownerId: string): string | null {
-    const row = this.db.first<{ code_enc: string }>('SELECT code_enc FROM access_codes WHERE owner_kind = ? AND owner_id = ?', [kind, ownerId]);
+    const row = this.db.firstSync<{ code_enc: string }>('SELECT code_enc FROM access_codes WHERE owner_kind = ? AND owner_id = ?', [kind, ownerId]);
     return row ? this.secrets.decrypt(row.code_enc) : null;
   }
 
   has(kind: CodeOwnerKind, ownerId: string): boolean {
-    return this.db.first('SELECT 1 FROM access_codes WHERE owner_kind = ? AND owner_id = ?', [kind, ownerId]) !== undefined;
+    return this.db.firstSync('SELECT 1 FROM access_codes WHERE owner_kind = ? AND owner_id = ?', [kind, ownerId]) !== undefined;
   }
 
   remove(kind: CodeOwnerKind, ownerId: string): void {
-    this.db.run('DELETE FROM access_codes WHERE owner_kind = ? AND owner_id = ?', [kind, ownerId]);
+    this.db.runSync('DELETE FROM access_codes WHERE owner_kind = ? AND owner_id = ?', [kind, ownerId]);
   }
 }

@@ -15,7 +15,7 @@ export interface ChildAccessRow {
  * 404 when the child does not exist, 403 when it is someone else's.
  */
 export function assertChildAccess(db: Db, auth: Auth, childId: string): ChildAccessRow {
-  const child = db.first<ChildAccessRow>('SELECT id, expert_id, parent_id, active FROM children WHERE id = ?', [childId]);
+  const child = db.firstSync<ChildAccessRow>('SELECT id, expert_id, parent_id, active FROM children WHERE id = ?', [childId]);
   if (!child) throw notFound(`Child ${childId} was not found.`, 'child_not_found');
   if (!canActOnChild(auth, child)) throw forbidden('This child profile is not in your family.', 'child_not_yours');
   return child;

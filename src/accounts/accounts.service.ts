@@ -50,7 +50,7 @@ export class AccountsService {
 
   /** Creates the expert, their default family and their first access code in one transaction. */
   createExpert(input: { expert_id: string; display_name: string; password: string }): Expert {
-    return this.db.transaction(() => {
+    return this.db.transactionSync(() => {
       if (this.experts.get(input.expert_id)) throw conflict(`An expert with id ${input.expert_id} already exists.`, 'expert_exists');
       this.experts.insert(input.expert_id, input.display_name);
       this.parents.insert(input.expert_id, `${input.display_name} (family)`, true);
@@ -60,7 +60,7 @@ export class AccountsService {
   }
 
   updateExpert(expertId: string, fields: { display_name?: string; login_code?: string; active?: boolean }): Expert {
-    return this.db.transaction(() => {
+    return this.db.transactionSync(() => {
       this.requireExpert(expertId);
       this.experts.update(expertId, fields);
       if (fields.login_code !== undefined) this.codes.set('expert', expertId, fields.login_code);
@@ -76,7 +76,7 @@ export class AccountsService {
    * ExpertsRepository.transfer). Families that had no children go with the expert.
    */
   deleteExpert(expertId: string, opts: { moveChildrenTo?: string } = {}): { moved: { parents: number; children: number; videos: number } | null } {
-    return this.db.transaction(() => {
+    return this.db.transactionSync(() => {
       const expert = this.requireExpert(expertId);
       let moved = null;
       if (opts.moveChildrenTo !== undefined) {
@@ -105,7 +105,7 @@ export class AccountsService {
   }
 
   createParent(expertId: string, displayName: string, loginCode?: string): Parent {
-    return this.db.transaction(() => {
+    return this.db.transactionSync(() => {
       this.requireExpert(expertId);
       const parent = this.parents.insert(expertId, displayName, false);
       if (loginCode !== undefined) this.codes.set('parent', parent.parent_id, loginCode);
@@ -114,7 +114,7 @@ export class AccountsService {
   }
 
   createChild(input: Required<Pick<ChildFields, 'first_name' | 'expert_id'>> & ChildFields): Child {
-    return this.db.transaction(() => {
+    return this.db.transactionSync(() => {
       this.requireExpert(input.expert_id);
       const parentId = input.parent_id === undefined ? this.parents.defaultFor(input.expert_id)?.parent_id ?? null : input.parent_id;
       if (parentId) this.assertParentOfExpert(parentId, input.expert_id);
@@ -123,7 +123,7 @@ export class AccountsService {
   }
 
   updateChild(childId: string, fields: ChildFields): Child {
-    return this.db.transaction(() => {
+    return this.db.transactionSync(() => {
       const child = this.requireChild(childId);
       const expertId = fields.expert_id ?? child.expert_id;
       if (fields.expert_id !== undefined) this.requireExpert(fields.expert_id);
@@ -146,7 +146,7 @@ export class AccountsService {
 
   /** Logs out every session of the expert and of their families' tablets. */
   endSessionsOfExpert(expertId: string): void {
-    this.db.run("DELETE FROM sessions WHERE json_extract(sess, '$.expertId') = ?", [expertId]);
+    this.db.runSync("DELETE FROM sessions WHERE json_extract(sess, '$.expertId') = ?", [expertId]);
   }
 
   private assertParentOfExpert(parentId: string, expertId: string): void {

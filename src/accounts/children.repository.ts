@@ -71,11 +71,11 @@ export class ChildrenRepository {
     if (!filter.includeInactive) where.push('active = 1');
     const sql = `SELECT * FROM children ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
                  ORDER BY first_name COLLATE NOCASE, last_name COLLATE NOCASE, id`;
-    return this.db.all<ChildRow>(sql, params).map(toChild);
+    return this.db.allSync<ChildRow>(sql, params).map(toChild);
   }
 
   get(id: string): Child | undefined {
-    const row = this.db.first<ChildRow>('SELECT * FROM children WHERE id = ?', [id]);
+    const row = this.db.firstSync<ChildRow>('SELECT * FROM children WHERE id = ?', [id]);
     return row && toChild(row);
   }
 
@@ -83,8 +83,8 @@ export class ChildrenRepository {
   insert(fields: Required<Pick<ChildFields, 'first_name' | 'expert_id'>> & ChildFields): Child {
     let id: string;
     do id = crypto.randomInt(100000, 1000000).toString();
-    while (this.db.first('SELECT 1 FROM children WHERE id = ?', [id]));
-    this.db.run(
+    while (this.db.firstSync('SELECT 1 FROM children WHERE id = ?', [id]));
+    this.db.runSync(
       `INSERT INTO children (id, expert_id, parent_id, first_name, last_name, icon_key, interaction_mode)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
       [id, fields.expert_id, fields.parent_id ?? null, fields.first_name, fields.last_name ?? '', fields.icon_key ?? 'star', fields.interaction_mode ?? 'flexible'],
@@ -97,12 +97,12 @@ export class ChildrenRepository {
       const value = fields[col];
       if (value === undefined) continue;
       // column names come from the fixed list above, never from input
-      this.db.run(`UPDATE children SET ${col} = ? WHERE id = ?`, [typeof value === 'boolean' ? (value ? 1 : 0) : value, id]);
+      this.db.runSync(`UPDATE children SET ${col} = ? WHERE id = ?`, [typeof value === 'boolean' ? (value ? 1 : 0) : value, id]);
     }
-    this.db.run("UPDATE children SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?", [id]);
+    this.db.runSync("UPDATE children SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?", [id]);
   }
 
   delete(id: string): boolean {
-    return this.db.run('DELETE FROM children WHERE id = ?', [id]).changes > 0;
+    return this.db.runSync('DELETE FROM children WHERE id = ?', [id]).changes > 0;
   }
 }

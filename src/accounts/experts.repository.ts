@@ -29,7 +29,7 @@ export class ExpertsRepository {
 
   list(): (Expert & { child_count: number; parent_count: number })[] {
     return this.db
-      .all<ExpertRow & { child_count: number; parent_count: number }>(
+      .allSync<ExpertRow & { child_count: number; parent_count: number }>(
         `SELECT e.*, (SELECT count(*) FROM children c WHERE c.expert_id = e.id) AS child_count,
                 (SELECT count(*) FROM parents p WHERE p.expert_id = e.id) AS parent_count
          FROM experts e ORDER BY e.display_name COLLATE NOCASE, e.id`,
@@ -46,27 +46,27 @@ export class ExpertsRepository {
   }
 
   get(id: string): Expert | undefined {
-    const row = this.db.first<ExpertRow>('SELECT * FROM experts WHERE id = ?', [id]);
+    const row = this.db.firstSync<ExpertRow>('SELECT * FROM experts WHERE id = ?', [id]);
     return row && toExpert(row);
   }
 
   insert(id: string, displayName: string): void {
-    this.db.run('INSERT INTO experts (id, display_name) VALUES (?, ?)', [id, displayName]);
+    this.db.runSync('INSERT INTO experts (id, display_name) VALUES (?, ?)', [id, displayName]);
   }
 
   update(id: string, fields: { display_name?: string; active?: boolean }): void {
-    if (fields.display_name !== undefined) this.db.run('UPDATE experts SET display_name = ? WHERE id = ?', [fields.display_name, id]);
-    if (fields.active !== undefined) this.db.run('UPDATE experts SET active = ? WHERE id = ?', [fields.active ? 1 : 0, id]);
-    this.db.run("UPDATE experts SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?", [id]);
+    if (fields.display_name !== undefined) this.db.runSync('UPDATE experts SET display_name = ? WHERE id = ?', [fields.display_name, id]);
+    if (fields.active !== undefined) this.db.runSync('UPDATE experts SET active = ? WHERE id = ?', [fields.active ? 1 : 0, id]);
+    this.db.runSync("UPDATE experts SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?", [id]);
   }
 
   delete(id: string): boolean {
-    return this.db.run('DELETE FROM experts WHERE id = ?', [id]).changes > 0;
+    return this.db.runSync('DELETE FROM experts WHERE id = ?', [id]).changes > 0;
   }
 
   /** What deleting the expert would take with it: their children and those children's attempts. */
   holdings(id: string): { children: number; attempts: number } {
-    return this.db.first<{ children: number; attempts: number }>(
+    return this.db.firstSync<{ children: number; attempts: number }>(
       `SELECT (SELECT count(*) FROM children WHERE expert_id = ?) AS children,
               (SELECT count(*) FROM quiz_attempts a JOIN children c ON c.id = a.child_id WHERE c.expert_id = ?) AS attempts`,
       [id, id],
@@ -80,16 +80,16 @@ export class ExpertsRepository {
    * assigned to or claimed by `from`, so the children keep their library. Run in a transaction.
    */
   transfer(from: string, to: string): { parents: number; children: number; videos: number } {
-    const parents = this.db.run('UPDATE parents SET expert_id = ?, is_default = 0 WHERE expert_id = ?', [to, from]).changes;
-    const children = this.db.run(
+    const parents = this.db.runSync('UPDATE parents SET expert_id = ?, is_default = 0 WHERE expert_id = ?', [to, from]).changes;
+    const children = this.db.runSync(
       "UPDATE children SET expert_id = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE expert_id = ?", [to, from]).changes;
-    const assigned = this.db.run(
+    const assigned = this.db.runSync(
       'INSERT INTO video_assignments (video_id, expert_id) SELECT video_id, ? FROM video_assignments WHERE expert_id = ? ON CONFLICT DO NOTHING', [to, from]).changes;
-    const claimed = this.db.run('UPDATE video_claims SET expert_id = ? WHERE expert_id = ?', [to, from]).changes;
+    const claimed = this.db.runSync('UPDATE video_claims SET expert_id = ? WHERE expert_id = ?', [to, from]).changes;
     return { parents, children, videos: assigned + claimed };
   }
 
   count(): number {
-    return this.db.first<{ n: number }>('SELECT count(*) AS n FROM experts')!.n;
+    return this.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM experts')!.n;
   }
 }

@@ -30,7 +30,7 @@ export class ParentsRepository {
 
   listForExpert(expertId: string): (Parent & { child_count: number })[] {
     return this.db
-      .all<ParentRow & { child_count: number }>(
+      .allSync<ParentRow & { child_count: number }>(
         `SELECT p.*, (SELECT count(*) FROM children c WHERE c.parent_id = p.id) AS child_count
          FROM parents p WHERE p.expert_id = ? ORDER BY p.is_default DESC, p.display_name COLLATE NOCASE`,
         [expertId],
@@ -39,18 +39,18 @@ export class ParentsRepository {
   }
 
   get(id: string): Parent | undefined {
-    const row = this.db.first<ParentRow>('SELECT * FROM parents WHERE id = ?', [id]);
+    const row = this.db.firstSync<ParentRow>('SELECT * FROM parents WHERE id = ?', [id]);
     return row && toParent(row);
   }
 
   defaultFor(expertId: string): Parent | undefined {
-    const row = this.db.first<ParentRow>('SELECT * FROM parents WHERE expert_id = ? AND is_default = 1', [expertId]);
+    const row = this.db.firstSync<ParentRow>('SELECT * FROM parents WHERE expert_id = ? AND is_default = 1', [expertId]);
     return row && toParent(row);
   }
 
   insert(expertId: string, displayName: string, isDefault: boolean): Parent {
     const id = `p_${crypto.randomBytes(8).toString('hex').slice(0, 10)}`;
-    this.db.run('INSERT INTO parents (id, expert_id, display_name, is_default) VALUES (?, ?, ?, ?)', [
+    this.db.runSync('INSERT INTO parents (id, expert_id, display_name, is_default) VALUES (?, ?, ?, ?)', [
       id,
       expertId,
       displayName,
@@ -60,6 +60,6 @@ export class ParentsRepository {
   }
 
   idsForExpert(expertId: string): string[] {
-    return this.db.all<{ id: string }>('SELECT id FROM parents WHERE expert_id = ?', [expertId]).map((r) => r.id);
+    return this.db.allSync<{ id: string }>('SELECT id FROM parents WHERE expert_id = ?', [expertId]).map((r) => r.id);
   }
 }

@@ -31,7 +31,7 @@ export class LoginThrottle {
   check(keys: [string, ThrottleRule][]): void {
     const now = this.now();
     for (const [key] of keys) {
-      const row = this.db.first<{ locked_until: number }>('SELECT locked_until FROM login_throttle WHERE key = ?', [this.secrets.hash(key)]);
+      const row = this.db.firstSync<{ locked_until: number }>('SELECT locked_until FROM login_throttle WHERE key = ?', [this.secrets.hash(key)]);
       if (row && row.locked_until > now) {
         const seconds = Math.ceil((row.locked_until - now) / 1000);
         throw tooManyRequests(`Too many wrong attempts. Please wait ${Math.ceil(seconds / 60)} minute(s) and try again.`, seconds);
@@ -41,17 +41,17 @@ export class LoginThrottle {
 
   fail(keys: [string, ThrottleRule][]): void {
     const now = this.now();
-    this.db.transaction(() => {
+    this.db.transactionSync(() => {
       for (const [key, rule] of keys) {
         const hashed = this.secrets.hash(key);
-        const row = this.db.first<{ failures: number; window_start: number }>(
+        const row = this.db.firstSync<{ failures: number; window_start: number }>(
           'SELECT failures, window_start FROM login_throttle WHERE key = ?',
           [hashed],
         );
         const fresh = !row || now - row.window_start > rule.windowMs;
         const failures = fresh ? 1 : row.failures + 1;
         const lockedUntil = failures >= rule.maxFailures ? now + rule.lockMs : 0;
-        this.db.run(
+        this.db.runSync(
           `INSERT INTO login_throttle (key, failures, window_start, locked_until) VALUES (?, ?, ?, ?)
            ON CONFLICT(key) DO UPDATE SET failures = excluded.failures, window_start = excluded.window_start,
              locked_until = excluded.locked_until`,
@@ -62,6 +62,6 @@ export class LoginThrottle {
   }
 
   succeed(keys: string[]): void {
-    for (const key of keys) this.db.run('DELETE FROM login_throttle WHERE key = ?', [this.secrets.hash(key)]);
+    for (const key of keys) this.db.runSync('DELETE FROM login_throttle WHERE key = ?', [this.secrets.hash(key)]);
   }
 }

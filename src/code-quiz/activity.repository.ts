@@ -82,7 +82,7 @@ export class ActivityRepository {
   constructor(private readonly db: Db) {}
 
   addSuggestionEvent(e: NewSuggestionEvent): number {
-    const { lastInsertRowid } = this.db.run(
+    const { lastInsertRowid } = this.db.runSync(
       `INSERT INTO suggestion_events (child_id, expert_id, caller_role, class_id, problem_id, language, code_sha256, cursor_line,
          cursor_column, generator, model, suggestion, distractors_json, explanation, latency_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -108,13 +108,13 @@ export class ActivityRepository {
   }
 
   suggestionEvent(id: number): SuggestionEventRow | undefined {
-    return this.db.first<SuggestionEventRow>('SELECT * FROM suggestion_events WHERE id = ?', [id]);
+    return this.db.firstSync<SuggestionEventRow>('SELECT * FROM suggestion_events WHERE id = ?', [id]);
   }
 
   /** Records the pick once; false when the event was already answered (the first pick counts). */
   answer(id: number, choice: string, correct: boolean, distractorIndex: number | null): boolean {
     return (
-      this.db.run(
+      this.db.runSync(
         `UPDATE suggestion_events SET choice = ?, choice_correct = ?, choice_distractor = ?, answered_at = ${NOW} WHERE id = ? AND answered_at IS NULL`,
         [choice, correct ? 1 : 0, distractorIndex, id],
       ).changes > 0
@@ -122,11 +122,11 @@ export class ActivityRepository {
   }
 
   suggestionEvents(classId: number, limit: number): SuggestionEventRow[] {
-    return this.db.all<SuggestionEventRow>('SELECT * FROM suggestion_events WHERE class_id = ? ORDER BY id DESC LIMIT ?', [classId, limit]);
+    return this.db.allSync<SuggestionEventRow>('SELECT * FROM suggestion_events WHERE class_id = ? ORDER BY id DESC LIMIT ?', [classId, limit]);
   }
 
   addRun(r: NewRun): number {
-    const { lastInsertRowid } = this.db.run(
+    const { lastInsertRowid } = this.db.runSync(
       `INSERT INTO runs (child_id, expert_id, caller_role, class_id, problem_id, language, code_sha256, passed, total, status, runtime_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [r.caller.childId, r.caller.expertId, r.caller.role, r.classId, r.problemId, r.language, r.codeSha256, r.passed, r.total, r.status, r.runtimeMs],
@@ -135,19 +135,19 @@ export class ActivityRepository {
   }
 
   runs(classId: number, limit: number): RunRow[] {
-    return this.db.all<RunRow>('SELECT * FROM runs WHERE class_id = ? ORDER BY id DESC LIMIT ?', [classId, limit]);
+    return this.db.allSync<RunRow>('SELECT * FROM runs WHERE class_id = ? ORDER BY id DESC LIMIT ?', [classId, limit]);
   }
 
   /** Per problem of one child: whether a run passed every stored test, runs and hints so far. */
   childProgress(childId: string): Map<number, { solved: boolean; runs: number; hints: number; last_activity: string | null }> {
     const out = new Map<number, { solved: boolean; runs: number; hints: number; last_activity: string | null }>();
-    const runs = this.db.all<{ problem_id: number; runs: number; solved: number; last: string }>(
+    const runs = this.db.allSync<{ problem_id: number; runs: number; solved: number; last: string }>(
       `SELECT problem_id, count(*) AS runs, max(status = 'passed' AND total > 0) AS solved, max(created_at) AS last
          FROM runs WHERE child_id = ? AND problem_id IS NOT NULL GROUP BY problem_id`,
       [childId],
     );
     for (const r of runs) out.set(r.problem_id, { solved: r.solved === 1, runs: r.runs, hints: 0, last_activity: r.last });
-    const hints = this.db.all<{ problem_id: number; hints: number; last: string }>(
+    const hints = this.db.allSync<{ problem_id: number; hints: number; last: string }>(
       'SELECT problem_id, count(*) AS hints, max(created_at) AS last FROM suggestion_events WHERE child_id = ? GROUP BY problem_id',
       [childId],
     );

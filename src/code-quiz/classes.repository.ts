@@ -43,25 +43,25 @@ export class ClassesRepository {
   constructor(private readonly db: Db) {}
 
   get(id: number): CodeClass | undefined {
-    const r = this.db.first<ClassRow>('SELECT * FROM classes WHERE id = ?', [id]);
+    const r = this.db.firstSync<ClassRow>('SELECT * FROM classes WHERE id = ?', [id]);
     return r && toClass(r);
   }
 
   /** every class of an expert, or every class (admin) */
   list(expertId?: string): CodeClass[] {
     const rows = expertId
-      ? this.db.all<ClassRow>('SELECT * FROM classes WHERE expert_id = ? ORDER BY name, id', [expertId])
-      : this.db.all<ClassRow>('SELECT * FROM classes ORDER BY expert_id, name, id');
+      ? this.db.allSync<ClassRow>('SELECT * FROM classes WHERE expert_id = ? ORDER BY name, id', [expertId])
+      : this.db.allSync<ClassRow>('SELECT * FROM classes ORDER BY expert_id, name, id');
     return rows.map(toClass);
   }
 
   create(expertId: string, name: string, description: string): CodeClass {
-    const { lastInsertRowid } = this.db.run('INSERT INTO classes (expert_id, name, description) VALUES (?, ?, ?)', [expertId, name, description]);
+    const { lastInsertRowid } = this.db.runSync('INSERT INTO classes (expert_id, name, description) VALUES (?, ?, ?)', [expertId, name, description]);
     return this.get(Number(lastInsertRowid))!;
   }
 
   update(id: number, fields: { name?: string; description?: string }): CodeClass {
-    this.db.run(
+    this.db.runSync(
       `UPDATE classes SET name = coalesce(@name, name), description = coalesce(@description, description), updated_at = ${NOW} WHERE id = @id`,
       { id, name: fields.name ?? null, description: fields.description ?? null },
     );
@@ -69,12 +69,12 @@ export class ClassesRepository {
   }
 
   delete(id: number): boolean {
-    return this.db.run('DELETE FROM classes WHERE id = ?', [id]).changes > 0;
+    return this.db.runSync('DELETE FROM classes WHERE id = ?', [id]).changes > 0;
   }
 
   enrolled(classId: number): EnrolledChild[] {
     return this.db
-      .all<{ id: string; first_name: string; last_name: string; icon_key: string; active: number; created_at: string }>(
+      .allSync<{ id: string; first_name: string; last_name: string; icon_key: string; active: number; created_at: string }>(
         `SELECT c.id, c.first_name, c.last_name, c.icon_key, c.active, e.created_at
            FROM class_enrolments e JOIN children c ON c.id = e.child_id
           WHERE e.class_id = ? ORDER BY c.first_name, c.id`,
@@ -86,7 +86,7 @@ export class ClassesRepository {
   enrolmentCounts(classIds: number[]): Map<number, number> {
     const counts = new Map<number, number>();
     if (classIds.length === 0) return counts;
-    const rows = this.db.all<{ class_id: number; n: number }>(
+    const rows = this.db.allSync<{ class_id: number; n: number }>(
       `SELECT class_id, count(*) AS n FROM class_enrolments WHERE class_id IN (SELECT value FROM json_each(?)) GROUP BY class_id`,
       [JSON.stringify(classIds)],
     );
@@ -96,18 +96,18 @@ export class ClassesRepository {
 
   /** true when newly enrolled, false when the child already was */
   enrol(classId: number, childId: string): boolean {
-    return this.db.run('INSERT OR IGNORE INTO class_enrolments (class_id, child_id) VALUES (?, ?)', [classId, childId]).changes > 0;
+    return this.db.runSync('INSERT OR IGNORE INTO class_enrolments (class_id, child_id) VALUES (?, ?)', [classId, childId]).changes > 0;
   }
 
   unenrol(classId: number, childId: string): boolean {
-    return this.db.run('DELETE FROM class_enrolments WHERE class_id = ? AND child_id = ?', [classId, childId]).changes > 0;
+    return this.db.runSync('DELETE FROM class_enrolments WHERE class_id = ? AND child_id = ?', [classId, childId]).changes > 0;
   }
 
   isEnrolled(classId: number, childId: string): boolean {
-    return this.db.first('SELECT 1 FROM class_enrolments WHERE class_id = ? AND child_id = ?', [classId, childId]) !== undefined;
+    return this.db.firstSync('SELECT 1 FROM class_enrolments WHERE class_id = ? AND child_id = ?', [classId, childId]) !== undefined;
   }
 
   classIdsOfChild(childId: string): number[] {
-    return this.db.all<{ class_id: number }>('SELECT class_id FROM class_enrolments WHERE child_id = ? ORDER BY class_id', [childId]).map((r) => r.class_id);
+    return this.db.allSync<{ class_id: number }>('SELECT class_id FROM class_enrolments WHERE child_id = ? ORDER BY class_id', [childId]).map((r) => r.class_id);
   }
 }

@@ -31,18 +31,18 @@ export function registerDemoClass(ctx: AppContext, runner: CodeRunner): void {
   const log = ctx.logger.child({ module: 'code-quiz' });
   let pending: Promise<void> | undefined;
   ctx.onStart(() => {
-    if (db.first('SELECT 1 FROM code_quiz_demo') || !db.first("SELECT 1 FROM experts WHERE id = 'demo'")) return;
+    if (db.firstSync('SELECT 1 FROM code_quiz_demo') || !db.firstSync("SELECT 1 FROM experts WHERE id = 'demo'")) return;
     pending = (async () => {
       const health = await runner.health();
       if (!health.ok) return log.warn({ error_code: health.code }, 'demo coding class not created: the sandbox is unavailable');
       const fields = await checkedProblemFields(runner, DEMO_PROBLEM, log);
-      db.transaction(() => {
-        if (db.first('SELECT 1 FROM code_quiz_demo') || !db.first("SELECT 1 FROM experts WHERE id = 'demo'")) return;
+      db.transactionSync(() => {
+        if (db.firstSync('SELECT 1 FROM code_quiz_demo') || !db.firstSync("SELECT 1 FROM experts WHERE id = 'demo'")) return;
         const classes = new ClassesRepository(db);
         const cls = classes.create('demo', 'Demo coding club', 'A first coding puzzle for the demo family.');
         for (const c of new ChildrenRepository(db).list({ expertId: 'demo', includeInactive: false })) classes.enrol(cls.class_id, c.child_id);
         new ProblemsRepository(db).create(cls.class_id, fields);
-        db.run('INSERT INTO code_quiz_demo (id, class_id) VALUES (1, ?)', [cls.class_id]);
+        db.runSync('INSERT INTO code_quiz_demo (id, class_id) VALUES (1, ?)', [cls.class_id]);
         log.info({ class_id: cls.class_id }, 'demo coding class created');
       });
     })().catch((err) => log.warn({ err }, 'demo coding class not created'));

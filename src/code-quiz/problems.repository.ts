@@ -52,24 +52,24 @@ export class ProblemsRepository {
   constructor(private readonly db: Db) {}
 
   get(id: number): Problem | undefined {
-    const r = this.db.first<ProblemRow>('SELECT * FROM code_problems WHERE id = ?', [id]);
+    const r = this.db.firstSync<ProblemRow>('SELECT * FROM code_problems WHERE id = ?', [id]);
     return r && this.toProblem(r);
   }
 
   listByClasses(classIds: number[]): Problem[] {
     if (classIds.length === 0) return [];
     return this.db
-      .all<ProblemRow>('SELECT * FROM code_problems WHERE class_id IN (SELECT value FROM json_each(?)) ORDER BY class_id, id', [JSON.stringify(classIds)])
+      .allSync<ProblemRow>('SELECT * FROM code_problems WHERE class_id IN (SELECT value FROM json_each(?)) ORDER BY class_id, id', [JSON.stringify(classIds)])
       .map((r) => this.toProblem(r));
   }
 
   count(classId: number): number {
-    return this.db.first<{ n: number }>('SELECT count(*) AS n FROM code_problems WHERE class_id = ?', [classId])!.n;
+    return this.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM code_problems WHERE class_id = ?', [classId])!.n;
   }
 
   create(classId: number, f: ProblemFields): Problem {
-    return this.db.transaction(() => {
-      const { lastInsertRowid } = this.db.run(
+    return this.db.transactionSync(() => {
+      const { lastInsertRowid } = this.db.runSync(
         `INSERT INTO code_problems (class_id, title, prompt, language, starter_code, solution, hints_json)
          VALUES (@class_id, @title, @prompt, @language, @starter_code, @solution, @hints_json)`,
         { class_id: classId, ...this.columns(f) },
@@ -81,20 +81,20 @@ export class ProblemsRepository {
   }
 
   update(id: number, f: ProblemFields): Problem {
-    return this.db.transaction(() => {
-      this.db.run(
+    return this.db.transactionSync(() => {
+      this.db.runSync(
         `UPDATE code_problems SET title = @title, prompt = @prompt, language = @language, starter_code = @starter_code,
            solution = @solution, hints_json = @hints_json, updated_at = ${NOW} WHERE id = @id`,
         { id, ...this.columns(f) },
       );
-      this.db.run('DELETE FROM code_problem_tests WHERE problem_id = ?', [id]);
+      this.db.runSync('DELETE FROM code_problem_tests WHERE problem_id = ?', [id]);
       this.writeTests(id, f.tests);
       return this.get(id)!;
     });
   }
 
   delete(id: number): boolean {
-    return this.db.run('DELETE FROM code_problems WHERE id = ?', [id]).changes > 0;
+    return this.db.runSync('DELETE FROM code_problems WHERE id = ?', [id]).changes > 0;
   }
 
   private columns(f: ProblemFields) {
@@ -110,7 +110,7 @@ export class ProblemsRepository {
 
   private writeTests(problemId: number, tests: ProblemTest[]): void {
     tests.forEach((t, i) =>
-      this.db.run('INSERT INTO code_problem_tests (problem_id, position, stdin, expected_stdout, hidden) VALUES (?, ?, ?, ?, ?)', [
+      this.db.runSync('INSERT INTO code_problem_tests (problem_id, position, stdin, expected_stdout, hidden) VALUES (?, ?, ?, ?, ?)', [
         problemId,
         i + 1,
         t.stdin,
@@ -122,7 +122,7 @@ export class ProblemsRepository {
 
   private toProblem(r: ProblemRow): Problem {
     const tests = this.db
-      .all<{ stdin: string; expected_stdout: string; hidden: number }>('SELECT stdin, expected_stdout, hidden FROM code_problem_tests WHERE problem_id = ? ORDER BY position', [r.id])
+      .allSync<{ stdin: string; expected_stdout: string; hidden: number }>('SELECT stdin, expected_stdout, hidden FROM code_problem_tests WHERE problem_id = ? ORDER BY position', [r.id])
       .map((t) => ({ stdin: t.stdin, expected_stdout: t.expected_stdout, hidden: t.hidden === 1 }));
     return {
       problem_id: r.id,

@@ -5,11 +5,46 @@ import BetterSqlite3 from 'better-sqlite3';
 
 export type SqlParams = Record<string, unknown> | unknown[];
 
+export interface RunResult {
+  changes: number;
+}
+
+/**
+ * The data layer every repository talks to. Two engines implement it: SQLite (this file, the
+ * embedded default) and PostgreSQL (issue #18). SQL is written once, in the subset both
+ * engines speak: `?` or `@name` parameters, `RETURNING` instead of last-insert ids, text
+ * timestamps. Everything is async because PostgreSQL is.
+ */
+export interface Database {
+  readonly engine: 'sqlite' | 'postgres';
+  all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]>;
+  first<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T | undefined>;
+  run(sql: string, params?: SqlParams): Promise<RunResult>;
+  /**
+   * Runs fn in one transaction on one connection: every query inside must go through `tx`
+   * (on SQLite a query on the outer handle waits for the transaction to end). A nested call on
+   * `tx` becomes a savepoint. Rolled back when fn throws.
+   */
+  transaction<T>(fn: (tx: Database) => Promise<T>): Promise<T>;
+}
+
+/** How long a query outside a transaction waits for it before giving up (a query on the wrong handle). */
+const TX_WAIT_MS = 15_000;
+
 /**
  * A thin wrapper over better-sqlite3: bound parameters only, one place for pragmas
  * and migrations. Statements are cached by SQL text.
+ *
+ * The async methods implement `Database`. better-sqlite3 itself is synchronous, so a query is
+ * done by the time its promise exists; only a transaction spans awaits, and while one is open
+ * every other query waits for it (one connection, so interleaving would put them inside it).
+ * The `*Sync` methods are the old synchronous API, kept only while callers move to the async
+ * one (issue #18); nothing new may use them.
  */
-export class Db {
+export class Db implements Database {
+  readonly engine = 'sqlite' as const;
+  /** resolves when the open transaction (if any) ends */
+  private txDone: Promise<void> | null = null;
   readonly raw: BetterSqlite3.Database;
   private readonly cache = new Map<string, BetterSqlite3.Statement>();
 
@@ -31,26 +66,114 @@ export class Db {
     return s;
   }
 
-  all<T = Record<string, unknown>>(sql: string, params: SqlParams = []): T[] {
+  allSync<T = Record<string, unknown>>(sql: string, params: SqlParams = []): T[] {
     return this.stmt(sql).all(params as never) as T[];
   }
 
-  first<T = Record<string, unknown>>(sql: string, params: SqlParams = []): T | undefined {
+  firstSync<T = Record<string, unknown>>(sql: string, params: SqlParams = []): T | undefined {
     return this.stmt(sql).get(params as never) as T | undefined;
   }
 
-  run(sql: string, params: SqlParams = []): { changes: number; lastInsertRowid: number | bigint } {
+  runSync(sql: string, params: SqlParams = []): { changes: number; lastInsertRowid: number | bigint } {
     return this.stmt(sql).run(params as never);
   }
 
   /** Runs fn in one transaction (nested calls become savepoints). */
-  transaction<T>(fn: () => T): T {
+  transactionSync<T>(fn: () => T): T {
     return this.raw.transaction(fn)();
+  }
+
+  private async idle(): Promise<void> {
+    if (!this.txDone) return;
+    const started = Date.now();
+    while (this.txDone) {
+      if (Date.now() - started > TX_WAIT_MS) {
+        throw new Error('A query waited too long for a transaction: inside db.transaction(fn), query through fn\'s tx');
+      }
+      await Promise.race([this.txDone, new Promise((r) => setTimeout(r, TX_WAIT_MS).unref())]);
+    }
+  }
+
+  async all<T = Record<string, unknown>>(sql: string, params: SqlParams = []): Promise<T[]> {
+    if (this.txDone) await this.idle();
+    return this.stmt(sql).all(params as never) as T[];
+  }
+
+  async first<T = Record<string, unknown>>(sql: string, params: SqlParams = []): Promise<T | undefined> {
+    if (this.txDone) await this.idle();
+    return this.stmt(sql).get(params as never) as T | undefined;
+  }
+
+  async run(sql: string, params: SqlParams = []): Promise<RunResult> {
+    if (this.txDone) await this.idle();
+    return { changes: this.stmt(sql).run(params as never).changes };
+  }
+
+  async transaction<T>(fn: (tx: Database) => Promise<T>): Promise<T> {
+    while (this.txDone) await this.idle();
+    let end!: () => void;
+    this.txDone = new Promise<void>((r) => {
+      end = r;
+    });
+    try {
+      this.raw.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await fn(new SqliteTx(this, 0));
+        this.raw.exec('COMMIT');
+        return result;
+      } catch (err) {
+        if (this.raw.inTransaction) this.raw.exec('ROLLBACK');
+        throw err;
+      }
+    } finally {
+      this.txDone = null;
+      end();
+    }
+  }
+
+  /** @internal the transaction handle's way in, past the wait */
+  stmtFor(sql: string): BetterSqlite3.Statement {
+    return this.stmt(sql);
   }
 
   close(): void {
     this.cache.clear();
     if (this.raw.open) this.raw.close();
+  }
+}
+
+/** The handle inside a SQLite transaction: runs at once, nested transactions become savepoints. */
+class SqliteTx implements Database {
+  readonly engine = 'sqlite' as const;
+  constructor(
+    private readonly db: Db,
+    private readonly depth: number,
+  ) {}
+
+  async all<T = Record<string, unknown>>(sql: string, params: SqlParams = []): Promise<T[]> {
+    return this.db.stmtFor(sql).all(params as never) as T[];
+  }
+
+  async first<T = Record<string, unknown>>(sql: string, params: SqlParams = []): Promise<T | undefined> {
+    return this.db.stmtFor(sql).get(params as never) as T | undefined;
+  }
+
+  async run(sql: string, params: SqlParams = []): Promise<RunResult> {
+    return { changes: this.db.stmtFor(sql).run(params as never).changes };
+  }
+
+  async transaction<T>(fn: (tx: Database) => Promise<T>): Promise<T> {
+    const name = `sp${this.depth + 1}`;
+    this.db.raw.exec(`SAVEPOINT ${name}`);
+    try {
+      const result = await fn(new SqliteTx(this.db, this.depth + 1));
+      this.db.raw.exec(`RELEASE ${name}`);
+      return result;
+    } catch (err) {
+      this.db.raw.exec(`ROLLBACK TO ${name}`);
+      this.db.raw.exec(`RELEASE ${name}`);
+      throw err;
+    }
   }
 }
 
@@ -63,7 +186,7 @@ const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '
 export function migrate(db: Db, dir = MIGRATIONS_DIR): string[] {
   db.raw.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT (datetime('now')))`);
-  const done = new Set(db.all<{ version: number }>('SELECT version FROM schema_migrations').map((r) => r.version));
+  const done = new Set(db.allSync<{ version: number }>('SELECT version FROM schema_migrations').map((r) => r.version));
   const files = fs
     .readdirSync(dir)
     .filter((f) => /^\d{3}-[a-z0-9-]+\.sql$/.test(f))
@@ -73,9 +196,9 @@ export function migrate(db: Db, dir = MIGRATIONS_DIR): string[] {
     const version = Number(file.slice(0, 3));
     if (done.has(version)) continue;
     const sql = fs.readFileSync(path.join(dir, file), 'utf8');
-    db.transaction(() => {
+    db.transactionSync(() => {
       db.raw.exec(sql);
-      db.run('INSERT INTO schema_migrations (version, name) VALUES (?, ?)', [version, file]);
+      db.runSync('INSERT INTO schema_migrations (version, name) VALUES (?, ?)', [version, file]);
     });
     applied.push(file);
   }

@@ -29,7 +29,7 @@ export class SqliteSessionStore extends session.Store {
 
   override get(sid: string, cb: Callback<session.SessionData | null>): void {
     try {
-      const row = this.db.first<{ sess: string; expires_at: number }>('SELECT sess, expires_at FROM sessions WHERE sid = ? AND expires_at > ?', [sid, Date.now()]);
+      const row = this.db.firstSync<{ sess: string; expires_at: number }>('SELECT sess, expires_at FROM sessions WHERE sid = ? AND expires_at > ?', [sid, Date.now()]);
       if (row) this.stored.set(sid, row.expires_at);
       cb(undefined, row ? (JSON.parse(row.sess) as session.SessionData) : null);
     } catch (err) {
@@ -40,7 +40,7 @@ export class SqliteSessionStore extends session.Store {
   override set(sid: string, sess: session.SessionData, cb?: Callback): void {
     try {
       const expires = sess.cookie?.expires ? new Date(sess.cookie.expires).getTime() : Date.now() + this.defaultMaxAgeMs;
-      this.db.run(
+      this.db.runSync(
         `INSERT INTO sessions (sid, sess, expires_at) VALUES (?, ?, ?)
          ON CONFLICT(sid) DO UPDATE SET sess = excluded.sess, expires_at = excluded.expires_at`,
         [sid, JSON.stringify(sess), expires],
@@ -55,7 +55,7 @@ export class SqliteSessionStore extends session.Store {
 
   override destroy(sid: string, cb?: Callback): void {
     try {
-      this.db.run('DELETE FROM sessions WHERE sid = ?', [sid]);
+      this.db.runSync('DELETE FROM sessions WHERE sid = ?', [sid]);
       cb?.();
     } catch (err) {
       cb?.(err);
@@ -72,7 +72,7 @@ export class SqliteSessionStore extends session.Store {
       const expires = sess.cookie?.expires ? new Date(sess.cookie.expires).getTime() : Date.now() + this.defaultMaxAgeMs;
       const current = this.stored.peek(sid);
       if (current === undefined || expires - current > this.touchEveryMs) {
-        this.db.run('UPDATE sessions SET expires_at = ? WHERE sid = ?', [expires, sid]);
+        this.db.runSync('UPDATE sessions SET expires_at = ? WHERE sid = ?', [expires, sid]);
         this.stored.set(sid, expires);
       }
       cb?.();
@@ -85,6 +85,6 @@ export class SqliteSessionStore extends session.Store {
     const now = Date.now();
     if (now - this.lastSweep < 60_000) return;
     this.lastSweep = now;
-    this.db.run('DELETE FROM sessions WHERE expires_at <= ?', [now]);
+    this.db.runSync('DELETE FROM sessions WHERE expires_at <= ?', [now]);
   }
 }

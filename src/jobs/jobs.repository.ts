@@ -20,12 +20,12 @@ interface JobRow {
 const NOW = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
 
 export function insertJob(db: Db, j: { id: string; kind: JobKind; videoId: string | null; input: Json; message: string }): Job {
-  db.run(`INSERT INTO jobs (id, kind, video_id, input, message) VALUES (?, ?, ?, ?, ?)`, [j.id, j.kind, j.videoId, JSON.stringify(j.input), j.message]);
+  db.runSync(`INSERT INTO jobs (id, kind, video_id, input, message) VALUES (?, ?, ?, ?, ?)`, [j.id, j.kind, j.videoId, JSON.stringify(j.input), j.message]);
   return getJob(db, j.id)!;
 }
 
 export function getJob(db: Db, id: string): Job | undefined {
-  const row = db.first<JobRow>('SELECT * FROM jobs WHERE id = ?', [id]);
+  const row = db.firstSync<JobRow>('SELECT * FROM jobs WHERE id = ?', [id]);
   return row && toJob(row);
 }
 
@@ -47,14 +47,14 @@ export function listJobs(db: Db, f: JobListFilter = {}): Job[] {
   }
   params.push(f.limit ?? 50);
   const sql = `SELECT * FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, rowid DESC LIMIT ?`;
-  return db.all<JobRow>(sql, params).map(toJob);
+  return db.allSync<JobRow>(sql, params).map(toJob);
 }
 
 /** Takes the oldest queued job of a kind that has a handler and marks it running; undefined when none waits. */
 export function claimNextJob(db: Db, kinds: readonly JobKind[]): Job | undefined {
   if (kinds.length === 0) return undefined;
   const marks = kinds.map(() => '?').join(', ');
-  const row = db.first<JobRow>(
+  const row = db.firstSync<JobRow>(
     `UPDATE jobs SET state = 'running', started_at = ${NOW}, message = 'Started'
       WHERE id = (SELECT id FROM jobs WHERE state = 'queued' AND kind IN (${marks}) ORDER BY created_at, rowid LIMIT 1)
       RETURNING *`,
@@ -64,16 +64,16 @@ export function claimNextJob(db: Db, kinds: readonly JobKind[]): Job | undefined
 }
 
 export function saveProgress(db: Db, id: string, progress: number, message: string): void {
-  db.run(`UPDATE jobs SET progress = ?, message = ? WHERE id = ? AND state = 'running'`, [progress, message, id]);
+  db.runSync(`UPDATE jobs SET progress = ?, message = ? WHERE id = ? AND state = 'running'`, [progress, message, id]);
 }
 
 export function setJobVideo(db: Db, id: string, videoId: string): void {
-  db.run('UPDATE jobs SET video_id = ? WHERE id = ?', [videoId, id]);
+  db.runSync('UPDATE jobs SET video_id = ? WHERE id = ?', [videoId, id]);
 }
 
 /** Finishes a queued or running job; returns false when it had already finished. */
 export function finishJob(db: Db, id: string, f: { state: 'succeeded' | 'failed' | 'cancelled'; result: Json | null; error: string | null; message: string }): boolean {
-  const r = db.run(
+  const r = db.runSync(
     `UPDATE jobs SET state = ?, result = ?, error = ?, message = ?, finished_at = ${NOW},
             progress = CASE WHEN ? = 'succeeded' THEN 1 ELSE progress END
       WHERE id = ? AND state IN ('queued', 'running')`,
@@ -84,9 +84,9 @@ export function finishJob(db: Db, id: string, f: { state: 'succeeded' | 'failed'
 
 /** At start: jobs a dead process left running become failed with the reason. Returns them as they were. */
 export function failOrphanedJobs(db: Db, reason: string): Job[] {
-  return db.transaction(() => {
-    const rows = db.all<JobRow>(`SELECT * FROM jobs WHERE state = 'running'`);
-    db.run(`UPDATE jobs SET state = 'failed', error = ?, message = ?, finished_at = ${NOW} WHERE state = 'running'`, [reason, reason]);
+  return db.transactionSync(() => {
+    const rows = db.allSync<JobRow>(`SELECT * FROM jobs WHERE state = 'running'`);
+    db.runSync(`UPDATE jobs SET state = 'failed', error = ?, message = ?, finished_at = ${NOW} WHERE state = 'running'`, [reason, reason]);
     return rows.map(toJob);
   });
 }

@@ -9,7 +9,7 @@ export function registerMeta(ctx: AppContext): void {
     () => (doc ??= buildOpenApi(ctx.api.routes)),
   );
   ctx.api.route({ method: 'get', path: '/health', summary: 'Liveness and database check', tags: ['Meta'], access: 'public' }, () => {
-    ctx.db.first('SELECT 1');
+    ctx.db.firstSync('SELECT 1');
     return { success: true, status: 'ok' };
   });
 }

@@ -186,7 +186,7 @@ function videoFor(db: Db, req: Request): VideoView {
   const id = videoIdSchema.safeParse(req.params.video_id);
   if (!id.success) throw notFound('There is no such video.', 'video_not_found');
   assertVideoAccess(db, currentAuth(req), id.data);
-  const row = db.first<VideoView>('SELECT id, title, duration_seconds FROM videos WHERE id = ?', [id.data]);
+  const row = db.firstSync<VideoView>('SELECT id, title, duration_seconds FROM videos WHERE id = ?', [id.data]);
   if (!row) throw notFound('There is no such video.', 'video_not_found');
   return row;
 }
@@ -201,6 +201,6 @@ function childFor(db: Db, req: Request): ChildView {
   const id = childIdSchema.safeParse(req.params.child_id);
   if (!id.success) throw notFound('There is no such child profile.', 'child_not_found');
   assertChildAccess(db, currentAuth(req), id.data);
-  return db.first<ChildView>('SELECT id, first_name, last_name FROM children WHERE id = ?', [id.data])!;
+  return db.firstSync<ChildView>('SELECT id, first_name, last_name FROM children WHERE id = ?', [id.data])!;
 }
 

@@ -56,11 +56,11 @@ export async function regenerateQuestion(deps: GenerationDeps, videoId: string, 
     throw providerHttpError(err);
   }
   if (!body.save) return { saved: false, provider: p.name, question: { ...fresh, segment_range_start: seg.start, segment_range_end: seg.end } };
-  const saved = db.transaction((): ReviewQuestion => {
+  const saved = db.transactionSync((): ReviewQuestion => {
     if (current) {
       // new wording and answer: the old companion variants no longer fit
-      db.run('DELETE FROM persona_variants WHERE question_id = ?', [current.id]);
-      db.run(
+      db.runSync('DELETE FROM persona_variants WHERE question_id = ?', [current.id]);
+      db.runSync(
         `UPDATE review_questions SET question_type = ?, question = ?, answer = ?, origin = 'regenerated', provider = ?, edited = 1,
                 updated_by = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`,
         [fresh.question_type, fresh.question, fresh.answer, p.name, by, current.id],
@@ -73,7 +73,7 @@ export async function regenerateQuestion(deps: GenerationDeps, videoId: string, 
     });
     return getReviewQuestion(db, videoId, id)!;
   });
-  db.run('UPDATE review_questions SET edited = 1 WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', [videoId, seg.start, seg.end]);
+  db.runSync('UPDATE review_questions SET edited = 1 WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', [videoId, seg.start, seg.end]);
   return { saved: true, provider: p.name, question: saved };
 }
 
@@ -93,7 +93,7 @@ export async function updateVariants(deps: GenerationDeps, videoId: string, body
     return q;
   };
   const created: number[] = [];
-  db.transaction(() => {
+  db.transactionSync(() => {
     for (const c of body.custom ?? []) {
       const q = own(c.question_id);
       const id = insertVariant(db, q.id, c.companion, c.question, 'expert');
@@ -116,7 +116,7 @@ export async function updateVariants(deps: GenerationDeps, videoId: string, body
       targets.map((q) => async () => {
         try {
           const out = await p.writeVariants({ questionType: q.question_type, question: q.question, answer: q.answer, companions }, { signal });
-          db.transaction(() => {
+          db.transactionSync(() => {
             for (const c of companions) if (out[c]) created.push(insertVariant(db, q.id, c, out[c]!, p.name));
           });
         } catch (err) {
@@ -135,11 +135,11 @@ export async function updateVariants(deps: GenerationDeps, videoId: string, body
 
 function applyChoice(db: Db, videoId: string, ch: NonNullable<VariantsBody['choices']>[number], by: string): void {
   const seg = { start: ch.segment_range_start, end: ch.segment_range_end };
-  if (!db.first('SELECT 1 FROM review_segments WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', [videoId, seg.start, seg.end])) {
+  if (!db.firstSync('SELECT 1 FROM review_segments WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', [videoId, seg.start, seg.end])) {
     throw badRequest(`There is no segment ${seg.start}-${seg.end} s for this video.`, undefined, 'segment_not_found');
   }
   if (ch.variant_id === null) return clearChoice(db, videoId, seg, ch.companion);
-  const v = db.first<{ companion: Companion }>(
+  const v = db.firstSync<{ companion: Companion }>(
     `SELECT v.companion FROM persona_variants v JOIN review_questions q ON q.id = v.question_id
       WHERE v.id = ? AND q.video_id = ? AND q.start_seconds = ? AND q.end_seconds = ?`,
     [ch.variant_id, videoId, seg.start, seg.end],

@@ -13,12 +13,12 @@ export const QUESTION_EXPORT_FILE = 'questions.json';
  */
 export function questionCountsByVideo(db: Db): Map<string, { generated: number; final: number }> {
   const counts = new Map<string, { generated: number; final: number }>();
-  const generated = db.all<{ video_id: string; n: number }>(
+  const generated = db.allSync<{ video_id: string; n: number }>(
     `SELECT video_id, COALESCE(SUM(json_array_length(questions_json)), 0) AS n
        FROM question_segments WHERE status = 'ok' GROUP BY video_id`,
   );
   for (const r of generated) counts.set(r.video_id, { generated: r.n, final: 0 });
-  const final = db.all<{ video_id: string; n: number }>(
+  const final = db.allSync<{ video_id: string; n: number }>(
     `SELECT s.video_id, COUNT(*) AS n FROM review_segments s
       WHERE s.finalized = 1 AND EXISTS (
         SELECT 1 FROM review_questions q

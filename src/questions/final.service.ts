@@ -33,7 +33,7 @@ export function finalQuestions(db: Db, videoId: string, companion: Companion | n
 
 /** The top question of each segment (finalized segments only, or all), in segment order. */
 export function topQuestions(db: Db, videoId: string, finalizedOnly: boolean): Candidate[] {
-  const rows = db.all<Candidate>(
+  const rows = db.allSync<Candidate>(
     `SELECT q.id, q.start_seconds, q.end_seconds, q.question_type, q.question, q.answer, q.llm_ranking, q.expert_ranking
        FROM review_questions q
        JOIN review_segments s ON s.video_id = q.video_id AND s.start_seconds = q.start_seconds AND s.end_seconds = q.end_seconds
@@ -53,13 +53,13 @@ export function topQuestions(db: Db, videoId: string, finalizedOnly: boolean): C
 }
 
 function companionWording(db: Db, videoId: string, q: Candidate, companion: Companion): string | null {
-  const chosen = db.first<{ question: string }>(
+  const chosen = db.firstSync<{ question: string }>(
     `SELECT v.question FROM persona_winners w JOIN persona_variants v ON v.id = w.variant_id
       WHERE w.video_id = ? AND w.start_seconds = ? AND w.end_seconds = ? AND w.companion = ? AND v.question_id = ?`,
     [videoId, q.start_seconds, q.end_seconds, companion, q.id],
   );
   if (chosen) return chosen.question;
-  const latest = db.first<{ question: string }>(
+  const latest = db.firstSync<{ question: string }>(
     'SELECT question FROM persona_variants WHERE question_id = ? AND companion = ? ORDER BY id DESC LIMIT 1',
     [q.id, companion],
   );

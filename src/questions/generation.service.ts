@@ -41,7 +41,7 @@ export async function runGeneration(
 ): Promise<void> {
   const started = Date.now();
   const log = deps.logger.child({ module: 'generation', video_id: videoId });
-  if (!deps.db.first('SELECT 1 FROM videos WHERE id = ?', [videoId])) throw new RunRefused('video_not_found', `Video ${videoId} was not found.`);
+  if (!deps.db.firstSync('SELECT 1 FROM videos WHERE id = ?', [videoId])) throw new RunRefused('video_not_found', `Video ${videoId} was not found.`);
   const src = loadVideoSource(deps.db, deps.config.dataDir, videoId);
   if (!src) throw new RunRefused('no_frames', 'This video has no frames yet: extract frames first (POST /api/frames/{video_id}).');
   let provider: QuestionProvider;

@@ -78,13 +78,13 @@ export function importReviewedQuestions(db: Db, videoId: string, payload: unknow
   }
   const p = parsed.data;
   if (p.video_id !== undefined && p.video_id !== videoId) throw badRequest(`The payload is for video ${p.video_id}, not ${videoId}.`);
-  if (!db.first('SELECT 1 FROM videos WHERE id = ?', [videoId])) throw notFound(`Video ${videoId} was not found.`, 'video_not_found');
+  if (!db.firstSync('SELECT 1 FROM videos WHERE id = ?', [videoId])) throw notFound(`Video ${videoId} was not found.`, 'video_not_found');
 
   const summary: ImportSummary = { video_id: videoId, segments: 0, questions: 0, variants: 0, file_path: null };
-  db.transaction(() => {
-    db.run('DELETE FROM question_segments WHERE video_id = ?', [videoId]);
-    db.run('DELETE FROM review_segments WHERE video_id = ?', [videoId]);
-    db.run('DELETE FROM expert_annotations WHERE video_id = ?', [videoId]);
+  db.transactionSync(() => {
+    db.runSync('DELETE FROM question_segments WHERE video_id = ?', [videoId]);
+    db.runSync('DELETE FROM review_segments WHERE video_id = ?', [videoId]);
+    db.runSync('DELETE FROM expert_annotations WHERE video_id = ?', [videoId]);
     for (const s of p.segments) {
       const seg = { start: s.segment_range_start, end: s.segment_range_end };
       ensureReviewSegment(db, videoId, seg);

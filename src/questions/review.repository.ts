@@ -40,7 +40,7 @@ export interface QuestionRow {
 
 export function listReviewSegments(db: Db, videoId: string): ReviewSegmentRow[] {
   return db
-    .all<{ start_seconds: number; end_seconds: number; finalized: number; finalized_at: string | null; finalized_by: string | null }>(
+    .allSync<{ start_seconds: number; end_seconds: number; finalized: number; finalized_at: string | null; finalized_by: string | null }>(
       `SELECT start_seconds, end_seconds, finalized, finalized_at, finalized_by FROM review_segments
         WHERE video_id = ? ORDER BY start_seconds, end_seconds`,
       [videoId],
@@ -56,7 +56,7 @@ export function listReviewSegments(db: Db, videoId: string): ReviewSegmentRow[] 
 
 export function listReviewQuestions(db: Db, videoId: string): ReviewQuestion[] {
   return db
-    .all<QuestionRow>(
+    .allSync<QuestionRow>(
       `SELECT id, start_seconds, end_seconds, question_type, question, answer, llm_ranking, expert_ranking,
               trashed, origin, provider
          FROM review_questions WHERE video_id = ? ORDER BY start_seconds, end_seconds, position, id`,
@@ -66,7 +66,7 @@ export function listReviewQuestions(db: Db, videoId: string): ReviewQuestion[] {
 }
 
 export function getReviewQuestion(db: Db, videoId: string, id: number): ReviewQuestion | undefined {
-  const row = db.first<QuestionRow>(
+  const row = db.firstSync<QuestionRow>(
     `SELECT id, start_seconds, end_seconds, question_type, question, answer, llm_ranking, expert_ranking,
             trashed, origin, provider
        FROM review_questions WHERE video_id = ? AND id = ?`,
@@ -77,7 +77,7 @@ export function getReviewQuestion(db: Db, videoId: string, id: number): ReviewQu
 
 export function listVariants(db: Db, videoId: string): PersonaVariant[] {
   return db
-    .all<{ id: number; question_id: number; companion: Companion; question: string; answer: string; provider: string; chosen: number }>(
+    .allSync<{ id: number; question_id: number; companion: Companion; question: string; answer: string; provider: string; chosen: number }>(
       `SELECT v.id, v.question_id, v.companion, v.question, q.answer, v.provider,
               EXISTS (SELECT 1 FROM persona_winners w WHERE w.variant_id = v.id) AS chosen
          FROM persona_variants v JOIN review_questions q ON q.id = v.question_id
@@ -89,7 +89,7 @@ export function listVariants(db: Db, videoId: string): PersonaVariant[] {
 
 /** Creates the segment's review row when missing (not finalized). */
 export function ensureReviewSegment(db: Db, videoId: string, seg: SegmentKey): void {
-  db.run(
+  db.runSync(
     `INSERT INTO review_segments (video_id, start_seconds, end_seconds) VALUES (?, ?, ?)
      ON CONFLICT DO NOTHING`,
     [videoId, seg.start, seg.end],
@@ -98,7 +98,7 @@ export function ensureReviewSegment(db: Db, videoId: string, seg: SegmentKey): v
 
 export function setSegmentFinalized(db: Db, videoId: string, seg: SegmentKey, finalized: boolean, by: string): void {
   ensureReviewSegment(db, videoId, seg);
-  db.run(
+  db.runSync(
     `UPDATE review_segments SET finalized = ?, finalized_at = CASE WHEN ? THEN strftime('%Y-%m-%dT%H:%M:%fZ', 'now') END,
             finalized_by = CASE WHEN ? THEN ? END, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
       WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?`,
@@ -109,7 +109,7 @@ export function setSegmentFinalized(db: Db, videoId: string, seg: SegmentKey, fi
 /** True when an expert changed the segment's set or finalized it: regeneration leaves it alone. */
 export function segmentHasExpertWork(db: Db, videoId: string, seg: SegmentKey): boolean {
   return (
-    db.first(
+    db.firstSync(
       `SELECT 1 FROM review_segments s WHERE s.video_id = ? AND s.start_seconds = ? AND s.end_seconds = ? AND (
          s.finalized = 1 OR EXISTS (SELECT 1 FROM review_questions q WHERE q.video_id = s.video_id
            AND q.start_seconds = s.start_seconds AND q.end_seconds = s.end_seconds AND q.edited = 1))`,
@@ -123,7 +123,7 @@ export function seedFromGenerated(db: Db, videoId: string, result: GeneratedSegm
   const seg = { start: result.segment_range_start, end: result.segment_range_end };
   if (segmentHasExpertWork(db, videoId, seg)) return false;
   ensureReviewSegment(db, videoId, seg);
-  db.run('DELETE FROM review_questions WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', [videoId, seg.start, seg.end]);
+  db.runSync('DELETE FROM review_questions WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', [videoId, seg.start, seg.end]);
   result.questions.forEach((q, i) =>
     insertQuestion(db, videoId, seg, { ...q, id: undefined, expert_ranking: null, trashed: false }, {
       origin,
@@ -145,7 +145,7 @@ export interface WriteOptions {
 }
 
 export function insertQuestion(db: Db, videoId: string, seg: SegmentKey, q: ReviewedQuestionInput, o: WriteOptions): number {
-  const r = db.run(
+  const r = db.runSync(
     `INSERT INTO review_questions (video_id, start_seconds, end_seconds, question_type, question, answer,
        llm_ranking, expert_ranking, trashed, origin, provider, edited, position, updated_by)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -166,7 +166,7 @@ export function replaceSegmentQuestions(db: Db, videoId: string, seg: SegmentKey
   ensureReviewSegment(db, videoId, seg);
   const existing = new Map(
     db
-      .all<{ id: number; answer: string }>(
+      .allSync<{ id: number; answer: string }>(
         'SELECT id, answer FROM review_questions WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?',
         [videoId, seg.start, seg.end],
       )
@@ -176,8 +176,8 @@ export function replaceSegmentQuestions(db: Db, videoId: string, seg: SegmentKey
   questions.forEach((q, position) => {
     if (q.id !== undefined && existing.has(q.id)) {
       // A variant must keep the base answer: when the answer changes, old variants are dropped.
-      if (existing.get(q.id) !== q.answer) db.run('DELETE FROM persona_variants WHERE question_id = ?', [q.id]);
-      db.run(
+      if (existing.get(q.id) !== q.answer) db.runSync('DELETE FROM persona_variants WHERE question_id = ?', [q.id]);
+      db.runSync(
         `UPDATE review_questions SET question_type = ?, question = ?, answer = ?, llm_ranking = ?, expert_ranking = ?,
                 trashed = ?, edited = 1, position = ?, updated_by = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
           WHERE id = ?`,
@@ -188,21 +188,21 @@ export function replaceSegmentQuestions(db: Db, videoId: string, seg: SegmentKey
       kept.push(insertQuestion(db, videoId, seg, q, { origin: 'expert', provider: null, edited: true, by, position }));
     }
   });
-  for (const id of existing.keys()) if (!kept.includes(id)) db.run('DELETE FROM review_questions WHERE id = ?', [id]);
+  for (const id of existing.keys()) if (!kept.includes(id)) db.runSync('DELETE FROM review_questions WHERE id = ?', [id]);
   // Mark the whole set as the expert's, even when nothing changed, so regeneration keeps it.
-  db.run('UPDATE review_questions SET edited = 1 WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', [videoId, seg.start, seg.end]);
+  db.runSync('UPDATE review_questions SET edited = 1 WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', [videoId, seg.start, seg.end]);
   return kept;
 }
 
 export function insertVariant(db: Db, questionId: number, companion: Companion, question: string, provider: string): number {
-  const r = db.run('INSERT INTO persona_variants (question_id, companion, question, provider) VALUES (?, ?, ?, ?)', [
+  const r = db.runSync('INSERT INTO persona_variants (question_id, companion, question, provider) VALUES (?, ?, ?, ?)', [
     questionId, companion, question, provider,
   ]);
   return Number(r.lastInsertRowid);
 }
 
 export function chooseVariant(db: Db, videoId: string, seg: SegmentKey, companion: Companion, variantId: number, by: string | null): void {
-  db.run(
+  db.runSync(
     `INSERT INTO persona_winners (video_id, start_seconds, end_seconds, companion, variant_id, chosen_by) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (video_id, start_seconds, end_seconds, companion)
      DO UPDATE SET variant_id = excluded.variant_id, chosen_by = excluded.chosen_by,
@@ -212,7 +212,7 @@ export function chooseVariant(db: Db, videoId: string, seg: SegmentKey, companio
 }
 
 export function clearChoice(db: Db, videoId: string, seg: SegmentKey, companion: Companion): void {
-  db.run('DELETE FROM persona_winners WHERE video_id = ? AND start_seconds = ? AND end_seconds = ? AND companion = ?', [
+  db.runSync('DELETE FROM persona_winners WHERE video_id = ? AND start_seconds = ? AND end_seconds = ? AND companion = ?', [
     videoId, seg.start, seg.end, companion,
   ]);
 }

@@ -67,7 +67,7 @@ export function registerReviewRoutes(ctx: AppContext): void {
       assertVideoAccess(db, auth, params.video_id);
       const segments = reviewState(db, params.video_id);
       if (segments.length === 0) throw notFound('This video has no questions yet.', 'questions_not_found');
-      const title = db.first<{ title: string }>('SELECT title FROM videos WHERE id = ?', [params.video_id])?.title ?? '';
+      const title = db.firstSync<{ title: string }>('SELECT title FROM videos WHERE id = ?', [params.video_id])?.title ?? '';
       return { success: true, video_id: params.video_id, title, segments, annotations: listAnnotations(db, params.video_id) };
     },
   );

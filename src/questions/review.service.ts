@@ -65,7 +65,7 @@ export function reviewState(db: Db, videoId: string): ReviewSegmentView[] {
 
 /** Saves the expert's version of some segments (draft: finalization is left as it was). */
 export function saveDraft(db: Db, videoId: string, segments: { segment_range_start: number; segment_range_end: number; questions: ReviewedQuestionInput[] }[], by: string): number {
-  db.transaction(() => {
+  db.transactionSync(() => {
     for (const s of segments) writeSegment(db, videoId, { start: s.segment_range_start, end: s.segment_range_end }, s.questions, by);
   });
   return segments.length;
@@ -73,7 +73,7 @@ export function saveDraft(db: Db, videoId: string, segments: { segment_range_sta
 
 /** Optionally replaces segments' questions, then finalizes (or un-finalizes) them, in one transaction. */
 export function saveFinal(db: Db, videoId: string, segments: z.infer<typeof saveFinalBody>['segments'], by: string): number {
-  db.transaction(() => {
+  db.transactionSync(() => {
     for (const s of segments) {
       const seg = { start: s.segment_range_start, end: s.segment_range_end };
       if (s.questions) writeSegment(db, videoId, seg, s.questions, by);
@@ -81,7 +81,7 @@ export function saveFinal(db: Db, videoId: string, segments: z.infer<typeof save
         throw notFound(`There is no segment ${seg.start}-${seg.end} s for this video.`, 'segment_not_found');
       }
       if (s.finalized) {
-        const live = db.first<{ n: number }>(
+        const live = db.firstSync<{ n: number }>(
           'SELECT COUNT(*) AS n FROM review_questions WHERE video_id = ? AND start_seconds = ? AND end_seconds = ? AND trashed = 0',
           [videoId, seg.start, seg.end],
         )!.n;
@@ -95,14 +95,14 @@ export function saveFinal(db: Db, videoId: string, segments: z.infer<typeof save
 
 /** Partial edits by question id; every id must belong to the video. */
 export function updateQuestions(db: Db, videoId: string, patches: z.infer<typeof updateQuestionsBody>['questions'], by: string): ReviewQuestion[] {
-  return db.transaction(() => {
+  return db.transactionSync(() => {
     const byId = new Map(listReviewQuestions(db, videoId).map((q) => [q.id, q]));
     for (const p of patches) {
       const cur = byId.get(p.id);
       if (!cur) throw badRequest(`Question ${p.id} is not a question of this video.`, undefined, 'unknown_question');
       const answer = p.answer ?? cur.answer;
-      if (answer !== cur.answer) db.run('DELETE FROM persona_variants WHERE question_id = ?', [p.id]);
-      db.run(
+      if (answer !== cur.answer) db.runSync('DELETE FROM persona_variants WHERE question_id = ?', [p.id]);
+      db.runSync(
         `UPDATE review_questions SET question_type = ?, question = ?, answer = ?, expert_ranking = ?, trashed = ?, edited = 1,
                 updated_by = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`,
         [
@@ -116,7 +116,7 @@ export function updateQuestions(db: Db, videoId: string, patches: z.infer<typeof
         ],
       );
       // the whole segment is now the expert's: a regeneration will not replace it
-      db.run('UPDATE review_questions SET edited = 1 WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', [
+      db.runSync('UPDATE review_questions SET edited = 1 WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', [
         videoId, cur.segment_range_start, cur.segment_range_end,
       ]);
     }
@@ -135,17 +135,17 @@ export interface AnnotationView {
 }
 
 export function saveAnnotations(db: Db, videoId: string, items: z.infer<typeof annotationsBody>['annotations'], author: string): void {
-  db.transaction(() => {
+  db.transactionSync(() => {
     for (const a of items) {
       if (a.question_id !== undefined) {
-        const q = db.first('SELECT 1 FROM review_questions WHERE id = ? AND video_id = ?', [a.question_id, videoId]);
+        const q = db.firstSync('SELECT 1 FROM review_questions WHERE id = ? AND video_id = ?', [a.question_id, videoId]);
         if (!q) throw badRequest(`Question ${a.question_id} is not a question of this video.`, undefined, 'unknown_question');
       }
       const key = [videoId, a.segment_range_start ?? -1, a.segment_range_end ?? -1, a.question_id ?? 0, author];
       if (a.note === '') {
-        db.run('DELETE FROM expert_annotations WHERE video_id = ? AND start_seconds = ? AND end_seconds = ? AND question_id = ? AND author = ?', key);
+        db.runSync('DELETE FROM expert_annotations WHERE video_id = ? AND start_seconds = ? AND end_seconds = ? AND question_id = ? AND author = ?', key);
       } else {
-        db.run(
+        db.runSync(
           `INSERT INTO expert_annotations (video_id, start_seconds, end_seconds, question_id, author, note) VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (video_id, start_seconds, end_seconds, question_id, author)
            DO UPDATE SET note = excluded.note, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
@@ -158,7 +158,7 @@ export function saveAnnotations(db: Db, videoId: string, items: z.infer<typeof a
 
 export function listAnnotations(db: Db, videoId: string): AnnotationView[] {
   return db
-    .all<{ start_seconds: number; end_seconds: number; question_id: number; author: string; note: string; updated_at: string }>(
+    .allSync<{ start_seconds: number; end_seconds: number; question_id: number; author: string; note: string; updated_at: string }>(
       `SELECT start_seconds, end_seconds, question_id, author, note, updated_at FROM expert_annotations
         WHERE video_id = ? ORDER BY start_seconds, end_seconds, question_id, author`,
       [videoId],
@@ -176,15 +176,15 @@ export function listAnnotations(db: Db, videoId: string): AnnotationView[] {
 export function segmentExists(db: Db, videoId: string, seg: SegmentKey): boolean {
   const args = [videoId, seg.start, seg.end];
   return (
-    db.first('SELECT 1 FROM review_segments WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', args) !== undefined ||
-    db.first('SELECT 1 FROM question_segments WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', args) !== undefined
+    db.firstSync('SELECT 1 FROM review_segments WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', args) !== undefined ||
+    db.firstSync('SELECT 1 FROM question_segments WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', args) !== undefined
   );
 }
 
 /** A new segment must not overlap an existing one (the child would be stopped twice). */
 export function assertSegmentFits(db: Db, videoId: string, seg: SegmentKey): void {
   if (segmentExists(db, videoId, seg)) return;
-  const clash = db.first<{ s: number; e: number }>(
+  const clash = db.firstSync<{ s: number; e: number }>(
     `SELECT start_seconds AS s, end_seconds AS e FROM review_segments WHERE video_id = ? AND start_seconds < ? AND ? < end_seconds
      UNION SELECT start_seconds, end_seconds FROM question_segments WHERE video_id = ? AND start_seconds < ? AND ? < end_seconds LIMIT 1`,
     [videoId, seg.end, seg.start, videoId, seg.end, seg.start],
@@ -198,7 +198,7 @@ function writeSegment(db: Db, videoId: string, seg: SegmentKey, questions: Revie
   assertSegmentFits(db, videoId, seg);
   for (const q of questions) {
     if (q.id === undefined) continue;
-    const own = db.first('SELECT 1 FROM review_questions WHERE id = ? AND video_id = ? AND start_seconds = ? AND end_seconds = ?', [
+    const own = db.firstSync('SELECT 1 FROM review_questions WHERE id = ? AND video_id = ? AND start_seconds = ? AND end_seconds = ?', [
       q.id, videoId, seg.start, seg.end,
     ]);
     if (!own) throw badRequest(`Question ${q.id} does not belong to segment ${seg.start}-${seg.end} s of this video.`, undefined, 'unknown_question');

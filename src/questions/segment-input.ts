@@ -29,7 +29,7 @@ export interface VideoSource {
  * short cues kept) or else from the manifest's per-second subtitle text.
  */
 export function loadVideoSource(db: Db, dataDir: string, videoId: string): VideoSource | null {
-  const video = db.first<{ title: string; duration_seconds: number; subtitle_file: string | null }>(
+  const video = db.firstSync<{ title: string; duration_seconds: number; subtitle_file: string | null }>(
     'SELECT title, duration_seconds, subtitle_file FROM videos WHERE id = ?',
     [videoId],
   );

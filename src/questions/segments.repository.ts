@@ -22,7 +22,7 @@ interface Row {
 
 export function listGeneratedSegments(db: Db, videoId: string): StoredSegment[] {
   return db
-    .all<Row>(
+    .allSync<Row>(
       `SELECT start_seconds, end_seconds, status, provider, model, questions_json, error_code, error_message, generated_at
          FROM question_segments WHERE video_id = ? ORDER BY start_seconds, end_seconds`,
       [videoId],
@@ -32,7 +32,7 @@ export function listGeneratedSegments(db: Db, videoId: string): StoredSegment[] 
 
 /** Ranges already generated successfully (a re-run skips them unless asked to regenerate). */
 export function finishedSegmentKeys(db: Db, videoId: string): Set<string> {
-  const rows = db.all<{ start_seconds: number; end_seconds: number }>(
+  const rows = db.allSync<{ start_seconds: number; end_seconds: number }>(
     `SELECT start_seconds, end_seconds FROM question_segments WHERE video_id = ? AND status = 'ok'`,
     [videoId],
   );
@@ -46,8 +46,8 @@ export const segmentKey = (s: SegmentKey): string => `${s.start}-${s.end}`;
  * when no expert has worked on it yet. Returns whether the review set was refreshed.
  */
 export function storeGeneratedSegment(db: Db, videoId: string, result: GeneratedSegment): boolean {
-  return db.transaction(() => {
-    db.run(
+  return db.transactionSync(() => {
+    db.runSync(
       `INSERT INTO question_segments (video_id, start_seconds, end_seconds, status, provider, model, questions_json)
        VALUES (?, ?, ?, 'ok', ?, ?, ?)
        ON CONFLICT (video_id, start_seconds, end_seconds) DO UPDATE SET status = 'ok', provider = excluded.provider,
@@ -61,7 +61,7 @@ export function storeGeneratedSegment(db: Db, videoId: string, result: Generated
 
 /** Records a failed segment, unless an earlier run already generated it (a good result is kept). */
 export function storeSegmentError(db: Db, videoId: string, seg: SegmentKey, error: ProviderErrorInfo, model: string | null): void {
-  db.run(
+  db.runSync(
     `INSERT INTO question_segments (video_id, start_seconds, end_seconds, status, provider, model, error_code, error_message)
      VALUES (?, ?, ?, 'error', ?, ?, ?, ?)
      ON CONFLICT (video_id, start_seconds, end_seconds) DO UPDATE SET provider = excluded.provider, model = excluded.model,
@@ -81,8 +81,8 @@ export function dropOverlappingSegments(db: Db, videoId: string, planned: Segmen
   const plannedKeys = new Set(planned.map(segmentKey));
   const overlaps = (a: SegmentKey) => planned.some((p) => a.start < p.end && p.start < a.end);
   let dropped = 0;
-  db.transaction(() => {
-    const rows = db.all<{ start_seconds: number; end_seconds: number }>(
+  db.transactionSync(() => {
+    const rows = db.allSync<{ start_seconds: number; end_seconds: number }>(
       `SELECT start_seconds, end_seconds FROM question_segments WHERE video_id = ?
        UNION SELECT start_seconds, end_seconds FROM review_segments WHERE video_id = ?`,
       [videoId, videoId],
@@ -91,8 +91,8 @@ export function dropOverlappingSegments(db: Db, videoId: string, planned: Segmen
       const seg = { start: r.start_seconds, end: r.end_seconds };
       if (plannedKeys.has(segmentKey(seg)) || !overlaps(seg)) continue;
       if (segmentHasExpertWork(db, videoId, seg)) continue;
-      db.run('DELETE FROM question_segments WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', [videoId, seg.start, seg.end]);
-      db.run('DELETE FROM review_segments WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', [videoId, seg.start, seg.end]);
+      db.runSync('DELETE FROM question_segments WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', [videoId, seg.start, seg.end]);
+      db.runSync('DELETE FROM review_segments WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', [videoId, seg.start, seg.end]);
       dropped++;
     }
   });

@@ -69,7 +69,7 @@ export function storeSubmitted(db: Db, videoId: string, segments: GeneratedSegme
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i]!.start < sorted[i - 1]!.end) throw badRequest(`Submitted segments overlap at ${sorted[i]!.start} s.`, undefined, 'segment_overlap');
   }
-  db.transaction(() => {
+  db.transactionSync(() => {
     dropOverlappingSegments(db, videoId, keys);
     for (const k of keys) assertSegmentFits(db, videoId, k);
     for (const s of segments) storeGeneratedSegment(db, videoId, s);

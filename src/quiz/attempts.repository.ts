@@ -81,8 +81,8 @@ export class AttemptsRepository {
    * that video (the unfinished play-through it continues) is removed in the same transaction.
    */
   save(attempt: NewAttempt, answers: NewAnswer[]): number {
-    return this.db.transaction(() => {
-      const r = this.db.run(
+    return this.db.transactionSync(() => {
+      const r = this.db.runSync(
         `INSERT INTO quiz_attempts (child_id, video_id, video_title, companion, interaction_mode, percentage, total_retries,
            watch_minutes, question_count, correct_count, almost_count, wrong_count)
          VALUES (@child_id, @video_id, @video_title, @companion, @interaction_mode, @percentage, @total_retries,
@@ -91,7 +91,7 @@ export class AttemptsRepository {
       );
       const id = Number(r.lastInsertRowid);
       answers.forEach((a, position) => {
-        this.db.run(
+        this.db.runSync(
           `INSERT INTO quiz_answers (attempt_id, position, question, question_type, expected, user_answer, status, similarity,
              segment_range_start, segment_range_end, retries, extra_json)
            VALUES (@attempt_id, @position, @question, @question_type, @expected, @user_answer, @status, @similarity,
@@ -105,7 +105,7 @@ export class AttemptsRepository {
   }
 
   putCheckpoint(c: Omit<CheckpointRow, 'updated_at'>): CheckpointRow {
-    this.db.run(
+    this.db.runSync(
       `INSERT INTO quiz_checkpoints (child_id, video_id, position_seconds, furthest_seconds, duration_seconds, watch_minutes,
          interaction_mode, companion, total_retries, details_json)
        VALUES (@child_id, @video_id, @position_seconds, @furthest_seconds, @duration_seconds, @watch_minutes,
@@ -120,19 +120,19 @@ export class AttemptsRepository {
   }
 
   checkpoint(childId: string, videoId: string): CheckpointRow | undefined {
-    return this.db.first<CheckpointRow>('SELECT * FROM quiz_checkpoints WHERE child_id = ? AND video_id = ?', [childId, videoId]);
+    return this.db.firstSync<CheckpointRow>('SELECT * FROM quiz_checkpoints WHERE child_id = ? AND video_id = ?', [childId, videoId]);
   }
 
   checkpoints(childIds: string[]): CheckpointRow[] {
     if (childIds.length === 0) return [];
-    return this.db.all<CheckpointRow>(
+    return this.db.allSync<CheckpointRow>(
       `SELECT * FROM quiz_checkpoints WHERE child_id IN (${childIds.map(() => '?').join(', ')}) ORDER BY updated_at DESC`,
       childIds,
     );
   }
 
   deleteCheckpoint(childId: string, videoId: string): boolean {
-    return this.db.run('DELETE FROM quiz_checkpoints WHERE child_id = ? AND video_id = ?', [childId, videoId]).changes > 0;
+    return this.db.runSync('DELETE FROM quiz_checkpoints WHERE child_id = ? AND video_id = ?', [childId, videoId]).changes > 0;
   }
 
   /** Newest first. */
@@ -153,7 +153,7 @@ export class AttemptsRepository {
       limit = ' LIMIT ?';
       params.push(filter.limit);
     }
-    return this.db.all<AttemptRow>(`SELECT * FROM quiz_attempts WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC${limit}`, params);
+    return this.db.allSync<AttemptRow>(`SELECT * FROM quiz_attempts WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC${limit}`, params);
   }
 
   /** Answers of the given attempts, grouped by attempt id, in the order they were given. */
@@ -162,7 +162,7 @@ export class AttemptsRepository {
     // Chunks stay below SQLite's bound-parameter limit.
     for (let i = 0; i < attemptIds.length; i += 500) {
       const chunk = attemptIds.slice(i, i + 500);
-      const rows = this.db.all<AnswerRow>(
+      const rows = this.db.allSync<AnswerRow>(
         `SELECT * FROM quiz_answers WHERE attempt_id IN (${chunk.map(() => '?').join(', ')}) ORDER BY attempt_id, position`,
         chunk,
       );
@@ -176,23 +176,23 @@ export class AttemptsRepository {
   }
 
   video(videoId: string): { id: string; title: string } | undefined {
-    return this.db.first<{ id: string; title: string }>('SELECT id, title FROM videos WHERE id = ?', [videoId]);
+    return this.db.firstSync<{ id: string; title: string }>('SELECT id, title FROM videos WHERE id = ?', [videoId]);
   }
 
   childMode(childId: string): string | undefined {
-    return this.db.first<{ interaction_mode: string }>('SELECT interaction_mode FROM children WHERE id = ?', [childId])?.interaction_mode;
+    return this.db.firstSync<{ interaction_mode: string }>('SELECT interaction_mode FROM children WHERE id = ?', [childId])?.interaction_mode;
   }
 
   expertExists(expertId: string): boolean {
-    return this.db.first('SELECT 1 FROM experts WHERE id = ?', [expertId]) !== undefined;
+    return this.db.firstSync('SELECT 1 FROM experts WHERE id = ?', [expertId]) !== undefined;
   }
 
   /** Child profiles for reports: one child, an expert's children, or every child. */
   children(where: { childId?: string; expertId?: string }): ChildRow[] {
     const sql = 'SELECT id, first_name, last_name, icon_key, interaction_mode, expert_id, parent_id, active FROM children';
-    if (where.childId) return this.db.all<ChildRow>(`${sql} WHERE id = ?`, [where.childId]);
-    if (where.expertId) return this.db.all<ChildRow>(`${sql} WHERE expert_id = ? ORDER BY first_name, id`, [where.expertId]);
-    return this.db.all<ChildRow>(`${sql} ORDER BY expert_id, first_name, id`);
+    if (where.childId) return this.db.allSync<ChildRow>(`${sql} WHERE id = ?`, [where.childId]);
+    if (where.expertId) return this.db.allSync<ChildRow>(`${sql} WHERE expert_id = ? ORDER BY first_name, id`, [where.expertId]);
+    return this.db.allSync<ChildRow>(`${sql} ORDER BY expert_id, first_name, id`);
   }
 
   /** Current titles from the videos table (a video may have been renamed or deleted since). */
@@ -201,7 +201,7 @@ export class AttemptsRepository {
     const unique = [...new Set(videoIds)];
     for (let i = 0; i < unique.length; i += 500) {
       const chunk = unique.slice(i, i + 500);
-      const rows = this.db.all<{ id: string; title: string }>(`SELECT id, title FROM videos WHERE id IN (${chunk.map(() => '?').join(', ')})`, chunk);
+      const rows = this.db.allSync<{ id: string; title: string }>(`SELECT id, title FROM videos WHERE id IN (${chunk.map(() => '?').join(', ')})`, chunk);
       for (const r of rows) out.set(r.id, r.title);
     }
     return out;

@@ -50,7 +50,7 @@ export function importSample(db: Db, dataDir: string, sampleDir = SAMPLE_DIR, as
   const id = manifest.video_id;
   const target = safeJoin(dataDir, 'videos', id);
   const result: SampleImportResult = { video_id: id, deleted: false, assigned_to: null, copied: false, inserted: false, questions: null };
-  if (db.first('SELECT 1 FROM deleted_videos WHERE id = ?', [id])) {
+  if (db.firstSync('SELECT 1 FROM deleted_videos WHERE id = ?', [id])) {
     result.deleted = true;
     return result;
   }
@@ -61,10 +61,10 @@ export function importSample(db: Db, dataDir: string, sampleDir = SAMPLE_DIR, as
     result.copied = true;
   }
 
-  if (!db.first('SELECT 1 FROM videos WHERE id = ?', [id])) {
+  if (!db.firstSync('SELECT 1 FROM videos WHERE id = ?', [id])) {
     const payload: unknown = JSON.parse(fs.readFileSync(path.join(sampleDir, 'questions.json'), 'utf8'));
-    db.transaction(() => {
-      db.run(
+    db.transactionSync(() => {
+      db.runSync(
         `INSERT INTO videos (id, title, duration_seconds, video_file, thumbnail_file, subtitle_file, info_file,
                              frame_count, state, is_sample)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'downloaded', 1)`,
@@ -80,8 +80,8 @@ export function importSample(db: Db, dataDir: string, sampleDir = SAMPLE_DIR, as
         ],
       );
       result.questions = importReviewedQuestions(db, id, payload);
-      if (assignTo && db.first('SELECT 1 FROM experts WHERE id = ?', [assignTo])) {
-        db.run('INSERT INTO video_assignments (video_id, expert_id) VALUES (?, ?) ON CONFLICT DO NOTHING', [id, assignTo]);
+      if (assignTo && db.firstSync('SELECT 1 FROM experts WHERE id = ?', [assignTo])) {
+        db.runSync('INSERT INTO video_assignments (video_id, expert_id) VALUES (?, ?) ON CONFLICT DO NOTHING', [id, assignTo]);
         result.assigned_to = assignTo;
       }
     });

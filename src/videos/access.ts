@@ -14,7 +14,7 @@ export function canSeeVideo(db: Db, auth: Auth, videoId: string): boolean {
 }
 
 export function expertCanSeeVideo(db: Db, expertId: string, videoId: string): boolean {
-  const row = db.first(
+  const row = db.firstSync(
     `SELECT 1 FROM videos v WHERE v.id = ? AND v.state = 'downloaded' AND (
        EXISTS (SELECT 1 FROM video_assignments a WHERE a.video_id = v.id AND a.expert_id = ?)
        OR EXISTS (SELECT 1 FROM video_claims c WHERE c.video_id = v.id AND c.expert_id = ?))`,
@@ -34,7 +34,7 @@ export function expertVideoFilter(expertId: string): { where: string; params: st
 
 /** 404 when the video does not exist, 403 when it exists but is not the caller's. */
 export function assertVideoAccess(db: Db, auth: Auth, videoId: string): void {
-  const exists = db.first('SELECT 1 FROM videos WHERE id = ?', [videoId]);
+  const exists = db.firstSync('SELECT 1 FROM videos WHERE id = ?', [videoId]);
   if (!exists) throw notFound(`Video ${videoId} was not found.`, 'video_not_found');
   if (!canSeeVideo(db, auth, videoId)) throw forbidden('This video is not one of yours.', 'video_not_yours');
 }

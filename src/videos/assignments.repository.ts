@@ -18,7 +18,7 @@ export interface Claim {
 }
 
 export function listAssignments(db: Db): Assignment[] {
-  return db.all<Assignment>(
+  return db.allSync<Assignment>(
     `SELECT a.video_id, a.expert_id, e.display_name AS expert_name, v.title, a.assigned_at
        FROM video_assignments a JOIN experts e ON e.id = a.expert_id JOIN videos v ON v.id = a.video_id
       ORDER BY a.assigned_at DESC, a.video_id, a.expert_id`,
@@ -35,7 +35,7 @@ export interface VideoAssignments {
 }
 
 export function assignmentsByVideo(db: Db): VideoAssignments[] {
-  const videos = db.all<{ id: string; title: string; is_sample: number }>(
+  const videos = db.allSync<{ id: string; title: string; is_sample: number }>(
     `SELECT id, title, is_sample FROM videos WHERE state = 'downloaded' ORDER BY is_sample ASC, created_at DESC, id ASC`,
   );
   const byVideo = new Map<string, VideoAssignments['assigned_experts']>();
@@ -53,7 +53,7 @@ export function assignmentsByVideo(db: Db): VideoAssignments[] {
 }
 
 export function listClaims(db: Db): Claim[] {
-  return db.all<Claim>(
+  return db.allSync<Claim>(
     `SELECT c.video_id, c.expert_id, e.display_name AS expert_name, v.title, c.claimed_at
        FROM video_claims c JOIN experts e ON e.id = c.expert_id JOIN videos v ON v.id = c.video_id
       ORDER BY c.claimed_at DESC, c.video_id`,
@@ -62,38 +62,38 @@ export function listClaims(db: Db): Claim[] {
 
 /** Returns false when the assignment already existed. */
 export function assign(db: Db, videoId: string, expertId: string): boolean {
-  return db.run('INSERT INTO video_assignments (video_id, expert_id) VALUES (?, ?) ON CONFLICT DO NOTHING', [videoId, expertId]).changes > 0;
+  return db.runSync('INSERT INTO video_assignments (video_id, expert_id) VALUES (?, ?) ON CONFLICT DO NOTHING', [videoId, expertId]).changes > 0;
 }
 
 export function unassign(db: Db, videoId: string, expertId: string): boolean {
-  return db.run('DELETE FROM video_assignments WHERE video_id = ? AND expert_id = ?', [videoId, expertId]).changes > 0;
+  return db.runSync('DELETE FROM video_assignments WHERE video_id = ? AND expert_id = ?', [videoId, expertId]).changes > 0;
 }
 
 export function assignedExperts(db: Db, videoId: string): string[] {
-  return db.all<{ expert_id: string }>('SELECT expert_id FROM video_assignments WHERE video_id = ?', [videoId]).map((r) => r.expert_id);
+  return db.allSync<{ expert_id: string }>('SELECT expert_id FROM video_assignments WHERE video_id = ?', [videoId]).map((r) => r.expert_id);
 }
 
 export function claimOwner(db: Db, videoId: string): string | undefined {
-  return db.first<{ expert_id: string }>('SELECT expert_id FROM video_claims WHERE video_id = ?', [videoId])?.expert_id;
+  return db.firstSync<{ expert_id: string }>('SELECT expert_id FROM video_claims WHERE video_id = ?', [videoId])?.expert_id;
 }
 
 /** Claims an unclaimed video atomically; returns the owner afterwards (the caller, or whoever was first). */
 export function claim(db: Db, videoId: string, expertId: string): string {
-  db.run('INSERT INTO video_claims (video_id, expert_id) VALUES (?, ?) ON CONFLICT(video_id) DO NOTHING', [videoId, expertId]);
+  db.runSync('INSERT INTO video_claims (video_id, expert_id) VALUES (?, ?) ON CONFLICT(video_id) DO NOTHING', [videoId, expertId]);
   return claimOwner(db, videoId)!;
 }
 
 export function unclaim(db: Db, videoId: string, expertId: string): boolean {
-  return db.run('DELETE FROM video_claims WHERE video_id = ? AND expert_id = ?', [videoId, expertId]).changes > 0;
+  return db.runSync('DELETE FROM video_claims WHERE video_id = ? AND expert_id = ?', [videoId, expertId]).changes > 0;
 }
 
 /** Per video: whether it is assigned to `expertId`, and who claimed it. */
 export function relationsFor(db: Db, expertId: string): { assigned: Set<string>; claims: Map<string, string> } {
-  const assigned = new Set(db.all<{ video_id: string }>('SELECT video_id FROM video_assignments WHERE expert_id = ?', [expertId]).map((r) => r.video_id));
-  const claims = new Map(db.all<{ video_id: string; expert_id: string }>('SELECT video_id, expert_id FROM video_claims').map((r) => [r.video_id, r.expert_id]));
+  const assigned = new Set(db.allSync<{ video_id: string }>('SELECT video_id FROM video_assignments WHERE expert_id = ?', [expertId]).map((r) => r.video_id));
+  const claims = new Map(db.allSync<{ video_id: string; expert_id: string }>('SELECT video_id, expert_id FROM video_claims').map((r) => [r.video_id, r.expert_id]));
   return { assigned, claims };
 }
 
 export function expertExists(db: Db, expertId: string): boolean {
-  return db.first('SELECT 1 FROM experts WHERE id = ?', [expertId]) !== undefined;
+  return db.firstSync('SELECT 1 FROM experts WHERE id = ?', [expertId]) !== undefined;
 }

@@ -25,17 +25,17 @@ export interface DeletedVideo {
  * files. Refused (409) while a download or frame extraction of the video runs.
  */
 export function deleteVideo(db: Db, dataDir: string, videoId: string): DeletedVideo {
-  const result = db.transaction(() => {
+  const result = db.transactionSync(() => {
     const video = getVideo(db, videoId);
     if (!video) throw notFound(`Video ${videoId} was not found.`, 'video_not_found');
-    const busy = db.first<{ kind: string }>('SELECT kind FROM video_locks WHERE key = ?', [`video:${videoId}`]);
+    const busy = db.firstSync<{ kind: string }>('SELECT kind FROM video_locks WHERE key = ?', [`video:${videoId}`]);
     if (busy || video.state === 'downloading') {
       throw conflict(`"${video.title}" is busy (${busy?.kind ?? 'download'} running); delete it when that has finished.`, 'video_busy');
     }
-    const attempts = db.first<{ n: number }>('SELECT count(*) AS n FROM quiz_attempts WHERE video_id = ?', [videoId])!.n;
-    const checkpoints = db.run('DELETE FROM quiz_checkpoints WHERE video_id = ?', [videoId]).changes;
-    db.run('DELETE FROM videos WHERE id = ?', [videoId]);
-    db.run(
+    const attempts = db.firstSync<{ n: number }>('SELECT count(*) AS n FROM quiz_attempts WHERE video_id = ?', [videoId])!.n;
+    const checkpoints = db.runSync('DELETE FROM quiz_checkpoints WHERE video_id = ?', [videoId]).changes;
+    db.runSync('DELETE FROM videos WHERE id = ?', [videoId]);
+    db.runSync(
       `INSERT INTO deleted_videos (id, title, is_sample) VALUES (?, ?, ?)
        ON CONFLICT(id) DO UPDATE SET title = excluded.title, is_sample = excluded.is_sample, deleted_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
       [videoId, video.title, video.isSample ? 1 : 0],

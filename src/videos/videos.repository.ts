@@ -37,7 +37,7 @@ const COLUMNS = 'v.id, v.title, v.duration_seconds, v.source_url, v.video_file, 
 const ORDER = 'ORDER BY v.is_sample ASC, v.created_at DESC, v.id ASC';
 
 export function getVideo(db: Db, id: string): Video | undefined {
-  const row = db.first<VideoRow>(`SELECT ${COLUMNS} FROM videos v WHERE v.id = ?`, [id]);
+  const row = db.firstSync<VideoRow>(`SELECT ${COLUMNS} FROM videos v WHERE v.id = ?`, [id]);
   return row && toVideo(row);
 }
 
@@ -51,13 +51,13 @@ export function listVideos(db: Db, opts: { expertId?: string; withFramesOnly?: b
     params.push(...f.params);
   }
   if (opts.withFramesOnly) where.push('v.frame_count > 0');
-  return db.all<VideoRow>(`SELECT ${COLUMNS} FROM videos v WHERE ${where.join(' AND ')} ${ORDER}`, params).map(toVideo);
+  return db.allSync<VideoRow>(`SELECT ${COLUMNS} FROM videos v WHERE ${where.join(' AND ')} ${ORDER}`, params).map(toVideo);
 }
 
 /** Downloaded videos nobody has claimed (the bundled sample too, until someone claims it). */
 export function listUnclaimedVideos(db: Db): Video[] {
   return db
-    .all<VideoRow>(
+    .allSync<VideoRow>(
       `SELECT ${COLUMNS} FROM videos v WHERE v.state = 'downloaded'
          AND NOT EXISTS (SELECT 1 FROM video_claims c WHERE c.video_id = v.id) ${ORDER}`,
     )
@@ -66,7 +66,7 @@ export function listUnclaimedVideos(db: Db): Video[] {
 
 /** First sight of a video: a 'downloading' row, unless the id is already known. Returns true when inserted. */
 export function insertDownloading(db: Db, v: { id: string; title: string; sourceUrl: string }): boolean {
-  const r = db.run(
+  const r = db.runSync(
     `INSERT INTO videos (id, title, source_url, state) VALUES (?, ?, ?, 'downloading') ON CONFLICT(id) DO NOTHING`,
     [v.id, v.title || v.id, v.sourceUrl],
   );
@@ -77,7 +77,7 @@ export function saveDownloaded(
   db: Db,
   v: { id: string; title: string; durationSeconds: number; sourceUrl: string; videoFile: string; thumbnailFile: string | null; subtitleFile: string | null; infoFile: string | null },
 ): void {
-  db.run(
+  db.runSync(
     `UPDATE videos SET title = ?, duration_seconds = ?, source_url = ?, video_file = ?, thumbnail_file = ?, subtitle_file = ?,
             info_file = ?, state = 'downloaded', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
       WHERE id = ?`,
@@ -87,18 +87,18 @@ export function saveDownloaded(
 
 /** Removes a row left 'downloading' by a failed first download. */
 export function deleteIfDownloading(db: Db, id: string): void {
-  db.run(`DELETE FROM videos WHERE id = ? AND state = 'downloading'`, [id]);
+  db.runSync(`DELETE FROM videos WHERE id = ? AND state = 'downloading'`, [id]);
 }
 
 /** After a restart no download runs: rows still 'downloading' are leftovers. Returns their ids. */
 export function removeInterruptedDownloads(db: Db): string[] {
-  const ids = db.all<{ id: string }>(`SELECT id FROM videos WHERE state = 'downloading'`).map((r) => r.id);
-  db.run(`DELETE FROM videos WHERE state = 'downloading'`);
+  const ids = db.allSync<{ id: string }>(`SELECT id FROM videos WHERE state = 'downloading'`).map((r) => r.id);
+  db.runSync(`DELETE FROM videos WHERE state = 'downloading'`);
   return ids;
 }
 
 export function setFrameCount(db: Db, id: string, count: number): void {
-  db.run(`UPDATE videos SET frame_count = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`, [count, id]);
+  db.runSync(`UPDATE videos SET frame_count = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`, [count, id]);
 }
 
 // --- locks -------------------------------------------------------------------------------------
@@ -113,18 +113,18 @@ export interface HeldLock {
 /** Takes the lock, or returns the kind of the job that holds it. */
 export function tryLock(db: Db, key: string, kind: LockKind): { ok: true; lock: HeldLock } | { ok: false; heldBy: LockKind } {
   const owner = crypto.randomBytes(8).toString('hex');
-  const r = db.run('INSERT INTO video_locks (key, kind, owner) VALUES (?, ?, ?) ON CONFLICT(key) DO NOTHING', [key, kind, owner]);
+  const r = db.runSync('INSERT INTO video_locks (key, kind, owner) VALUES (?, ?, ?) ON CONFLICT(key) DO NOTHING', [key, kind, owner]);
   if (r.changes > 0) return { ok: true, lock: { key, owner } };
-  const held = db.first<{ kind: LockKind }>('SELECT kind FROM video_locks WHERE key = ?', [key]);
+  const held = db.firstSync<{ kind: LockKind }>('SELECT kind FROM video_locks WHERE key = ?', [key]);
   return { ok: false, heldBy: held?.kind ?? kind };
 }
 
 export function releaseLock(db: Db, lock: HeldLock): void {
-  db.run('DELETE FROM video_locks WHERE key = ? AND owner = ?', [lock.key, lock.owner]);
+  db.runSync('DELETE FROM video_locks WHERE key = ? AND owner = ?', [lock.key, lock.owner]);
 }
 
 export function clearLocks(db: Db): void {
-  db.run('DELETE FROM video_locks');
+  db.runSync('DELETE FROM video_locks');
 }
 
 function toVideo(r: VideoRow): Video {

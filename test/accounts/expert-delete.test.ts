@@ -12,9 +12,9 @@ let fam: TestFamily;
 let videoId: string;
 let claimedId: string;
 
-const n = (sql: string, params: unknown[] = []) => t.db.first<{ n: number }>(sql, params)!.n;
+const n = (sql: string, params: unknown[] = []) => t.db.firstSync<{ n: number }>(sql, params)!.n;
 const snapshot = () => ({
-  attempts: t.db.all('SELECT id, child_id, video_id, percentage, question_count FROM quiz_attempts ORDER BY id'),
+  attempts: t.db.allSync('SELECT id, child_id, video_id, percentage, question_count FROM quiz_attempts ORDER BY id'),
   answers: n('SELECT count(*) AS n FROM quiz_answers'),
   checkpoints: n('SELECT count(*) AS n FROM quiz_checkpoints'),
 });
@@ -64,10 +64,10 @@ describe('DELETE /api/admin/experts/{expert_id}', () => {
     expect(snapshot()).toEqual(before);
     expect(n('SELECT count(*) AS n FROM experts WHERE id = ?', [fam.expert.expert_id])).toBe(0);
     expect(n('SELECT count(*) AS n FROM children WHERE expert_id = ?', [target.expert_id])).toBe(2);
-    expect(t.db.first('SELECT expert_id, is_default FROM parents WHERE id = ?', [fam.parentId])).toEqual({ expert_id: target.expert_id, is_default: 0 });
+    expect(t.db.firstSync('SELECT expert_id, is_default FROM parents WHERE id = ?', [fam.parentId])).toEqual({ expert_id: target.expert_id, is_default: 0 });
     expect(n('SELECT count(*) AS n FROM parents WHERE expert_id = ? AND is_default = 1', [target.expert_id])).toBe(1);
-    expect(t.db.first('SELECT expert_id FROM video_claims WHERE video_id = ?', [claimedId])).toEqual({ expert_id: target.expert_id });
-    expect(t.db.first('SELECT expert_id FROM video_assignments WHERE video_id = ?', [videoId])).toEqual({ expert_id: target.expert_id });
+    expect(t.db.firstSync('SELECT expert_id FROM video_claims WHERE video_id = ?', [claimedId])).toEqual({ expert_id: target.expert_id });
+    expect(t.db.firstSync('SELECT expert_id FROM video_assignments WHERE video_id = ?', [videoId])).toEqual({ expert_id: target.expert_id });
     // the old expert's sessions ended, their code is gone; the tablet session under them too
     expect((await oldTablet.get('/api/learners/session')).status).toBe(401);
     expect((await t.agent().post('/api/expert/login').send({ access_code: fam.expert.code })).status).toBe(401);

@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const classRow = (id: number) => t.db.first<{ expert_id: string; name: string; description: string }>('SELECT * FROM classes WHERE id = ?', [id]);
+const classRow = (id: number) => t.db.firstSync<{ expert_id: string; name: string; description: string }>('SELECT * FROM classes WHERE id = ?', [id]);
 
 describe('POST/GET /api/expert/classes', () => {
   it('creates a class owned by the expert and lists only their own', async () => {
@@ -73,7 +73,7 @@ describe('PUT/DELETE /api/expert/classes/{class_id}', () => {
     const res = await expert.delete(`/api/expert/classes/${id}`);
     expect(res.body).toEqual({ success: true, deleted: id });
     expect(classRow(id)).toBeUndefined();
-    expect(t.db.all('SELECT * FROM class_enrolments WHERE class_id = ?', [id])).toEqual([]);
+    expect(t.db.allSync('SELECT * FROM class_enrolments WHERE class_id = ?', [id])).toEqual([]);
     expect((await expert.delete(`/api/expert/classes/${id}`)).status).toBe(404);
   });
 });
@@ -87,11 +87,11 @@ describe('enrolments', () => {
     expect(res.body.class.children.map((c: { child_id: string }) => c.child_id)).toEqual([fam.child.child_id]);
     const again = await expert.post(`/api/expert/classes/${id}/enrolments`).send({ child_id: fam.child.child_id });
     expect(again.body.enrolled).toBe(false);
-    expect(t.db.all('SELECT child_id FROM class_enrolments WHERE class_id = ?', [id])).toEqual([{ child_id: fam.child.child_id }]);
+    expect(t.db.allSync('SELECT child_id FROM class_enrolments WHERE class_id = ?', [id])).toEqual([{ child_id: fam.child.child_id }]);
     const out = await expert.delete(`/api/expert/classes/${id}/enrolments/${fam.child.child_id}`);
     expect(out.status).toBe(200);
     expect(out.body.class.children).toEqual([]);
-    expect(t.db.all('SELECT * FROM class_enrolments WHERE class_id = ?', [id])).toEqual([]);
+    expect(t.db.allSync('SELECT * FROM class_enrolments WHERE class_id = ?', [id])).toEqual([]);
     expect((await expert.delete(`/api/expert/classes/${id}/enrolments/${fam.child.child_id}`)).status).toBe(404);
   });
 
@@ -112,6 +112,6 @@ describe('enrolments', () => {
     expect((await child.post(`/api/expert/classes/${id}/enrolments`).send({ child_id: fam.child.child_id })).status).toBe(403);
     expect((await t.agent().delete(`/api/expert/classes/${id}/enrolments/${second.child_id}`)).status).toBe(401);
     expect((await otherExpert.delete(`/api/expert/classes/${id}/enrolments/${second.child_id}`)).status).toBe(403);
-    expect(t.db.all('SELECT child_id FROM class_enrolments WHERE class_id = ?', [id])).toEqual([{ child_id: second.child_id }]);
+    expect(t.db.allSync('SELECT child_id FROM class_enrolments WHERE class_id = ?', [id])).toEqual([{ child_id: second.child_id }]);
   });
 });

@@ -17,8 +17,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const problemRow = (id: number) => t.db.first<{ title: string; solution: string; hints_json: string }>('SELECT * FROM code_problems WHERE id = ?', [id]);
-const testRows = (id: number) => t.db.all('SELECT stdin, expected_stdout, hidden FROM code_problem_tests WHERE problem_id = ? ORDER BY position', [id]);
+const problemRow = (id: number) => t.db.firstSync<{ title: string; solution: string; hints_json: string }>('SELECT * FROM code_problems WHERE id = ?', [id]);
+const testRows = (id: number) => t.db.allSync('SELECT stdin, expected_stdout, hidden FROM code_problem_tests WHERE problem_id = ? ORDER BY position', [id]);
 
 describe('POST /api/expert/classes/{class_id}/problems', () => {
   it('stores a problem whose solution passes, with its tests and proven wrong lines', async () => {
@@ -38,7 +38,7 @@ describe('POST /api/expert/classes/{class_id}/problems', () => {
   });
 
   it('refuses with 400 naming the failing test when the reference solution fails, and stores nothing', async () => {
-    const before = t.db.first<{ n: number }>('SELECT count(*) AS n FROM code_problems')!.n;
+    const before = t.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM code_problems')!.n;
     const res = await expert.post(`/api/expert/classes/${classId}/problems`).send({
       ...COUNT_PY,
       tests: [COUNT_PY.tests[0], { stdin: '2\n', expected_stdout: '1\n2\n3\n', hidden: false }],
@@ -49,7 +49,7 @@ describe('POST /api/expert/classes/{class_id}/problems', () => {
     const crash = await expert.post(`/api/expert/classes/${classId}/problems`).send({ ...COUNT_PY, solution: 'print(1/0)\n' });
     expect(crash.status).toBe(400);
     expect(crash.body.message).toMatch(/test 1: it stopped with an error .*ZeroDivisionError/);
-    expect(t.db.first<{ n: number }>('SELECT count(*) AS n FROM code_problems')!.n).toBe(before);
+    expect(t.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM code_problems')!.n).toBe(before);
   });
 
   it('refuses bad input: unknown language (listing the supported ones), no tests, too many tests, unknown fields', async () => {

@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const runRows = () => t.db.all<Record<string, unknown>>('SELECT * FROM runs ORDER BY id');
+const runRows = () => t.db.allSync<Record<string, unknown>>('SELECT * FROM runs ORDER BY id');
 
 describe('POST /run', () => {
   it('runs once per test case and answers the contract fields, per-case results, passed and total', async () => {
@@ -148,14 +148,14 @@ describe('POST /run without a sandbox', () => {
       const cls = await createClass(teacher);
       const save = await teacher.post(`/api/expert/classes/${cls}/problems`).send(COUNT_PY);
       expect(save.status).toBe(503);
-      expect(broken.db.all('SELECT * FROM code_problems')).toEqual([]);
+      expect(broken.db.allSync('SELECT * FROM code_problems')).toEqual([]);
       // /suggest too, even though its offline path runs no code: the feature is off without a sandbox
-      const pid = Number(broken.db.run("INSERT INTO code_problems (class_id, title, prompt, language, solution) VALUES (?, 'p', 'p', 'python', 'print(1)')", [cls]).lastInsertRowid);
+      const pid = Number(broken.db.runSync("INSERT INTO code_problems (class_id, title, prompt, language, solution) VALUES (?, 'p', 'p', 'python', 'print(1)')", [cls]).lastInsertRowid);
       await teacher.post(`/api/expert/classes/${cls}/enrolments`).send({ child_id: f.child.child_id });
       const hint = await kid.post('/suggest').send({ problemId: pid, code: '', language: 'python', cursorPosition: { line: 1, column: 0 } });
       expect(hint.status).toBe(503);
       expect(hint.body.message).toContain('apt-get install bubblewrap');
-      expect(broken.db.all('SELECT * FROM suggestion_events')).toEqual([]);
+      expect(broken.db.allSync('SELECT * FROM suggestion_events')).toEqual([]);
     } finally {
       await broken.close();
     }

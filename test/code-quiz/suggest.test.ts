@@ -19,7 +19,7 @@ afterAll(() => t.close());
 
 const ask = (agent: Agent, code: string, line: number, extra: object = {}) =>
   agent.post('/suggest').send({ problemId, code, language: 'python', cursorPosition: { line, column: 0 }, ...extra });
-const eventRow = (id: number) => t.db.first<Record<string, unknown>>('SELECT * FROM suggestion_events WHERE id = ?', [id]);
+const eventRow = (id: number) => t.db.firstSync<Record<string, unknown>>('SELECT * FROM suggestion_events WHERE id = ?', [id]);
 
 describe('POST /suggest (offline, no key)', () => {
   it('answers the next reference line, two wrong lines and an explanation, and stores the event', async () => {
@@ -61,7 +61,7 @@ describe('POST /suggest (offline, no key)', () => {
   });
 
   it('refuses bad input: unknown language, non-integer problemId, malformed cursorPosition, oversized code', async () => {
-    const before = t.db.first<{ n: number }>('SELECT count(*) AS n FROM suggestion_events')!.n;
+    const before = t.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM suggestion_events')!.n;
     const lang = await ask(child, 'x', 1, { language: 'cobol' });
     expect(lang.status).toBe(400);
     expect(lang.body.message).toContain('python, javascript');
@@ -80,7 +80,7 @@ describe('POST /suggest (offline, no key)', () => {
       expect(res.body.error).toBe('validation_error');
     }
     expect((await ask(child, 'x', 1, { language: 'javascript' })).body.error).toBe('language_mismatch');
-    expect(t.db.first<{ n: number }>('SELECT count(*) AS n FROM suggestion_events')!.n).toBe(before);
+    expect(t.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM suggestion_events')!.n).toBe(before);
   });
 
   it('checks who is asking: anonymous 401, not enrolled / another family 403, another expert 403, own expert 200', async () => {
@@ -166,8 +166,8 @@ describe("the child's report", () => {
     await child.post('/run').send({ code: COUNT_PY.solution, language: 'python', testCases: [], problemId });
     const res = await child.get(`/api/learners/children/${fam.child.child_id}/report`);
     expect(res.status).toBe(200);
-    const hints = t.db.first<{ n: number }>('SELECT count(*) AS n FROM suggestion_events WHERE child_id = ?', [fam.child.child_id])!.n;
-    const runs = t.db.first<{ n: number }>('SELECT count(*) AS n FROM runs WHERE child_id = ?', [fam.child.child_id])!.n;
+    const hints = t.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM suggestion_events WHERE child_id = ?', [fam.child.child_id])!.n;
+    const runs = t.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM runs WHERE child_id = ?', [fam.child.child_id])!.n;
     expect(hints).toBeGreaterThan(0);
     expect(res.body.code).toMatchObject({ problems: 1, solved: 1, hints_used: hints, runs });
     expect(res.body.code.by_problem).toEqual([expect.objectContaining({ problem_id: problemId, title: 'Count up', solved: true, hints_used: hints })]);

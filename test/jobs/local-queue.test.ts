@@ -44,7 +44,7 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const state = (id: string) => db.first<{ state: string }>('SELECT state FROM jobs WHERE id = ?', [id])!.state;
+const state = (id: string) => db.firstSync<{ state: string }>('SELECT state FROM jobs WHERE id = ?', [id])!.state;
 
 describe('LocalJobQueue', () => {
   it('runs at most `concurrency` jobs, oldest first, and starts the next when one finishes', async () => {
@@ -95,7 +95,7 @@ describe('LocalJobQueue', () => {
 
     // close: everything is cancelled with the shutdown's message and awaited
     await queue.close();
-    const states = db.all<{ state: string; error: string }>(`SELECT state, error FROM jobs WHERE kind = 'frames'`);
+    const states = db.allSync<{ state: string; error: string }>(`SELECT state, error FROM jobs WHERE kind = 'frames'`);
     expect(states).toHaveLength(5);
     for (const s of states) expect(s).toEqual({ state: 'cancelled', error: CANCEL_MESSAGES.shutdown });
     const late = await queue.enqueue('frames', {}).catch((e: unknown) => e);

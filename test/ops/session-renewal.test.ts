@@ -11,13 +11,13 @@ afterEach(async () => {
   await t.close();
 });
 
-const row = (sid: string) => t.db.first<{ sess: string; expires_at: number }>('SELECT sess, expires_at FROM sessions WHERE sid = ?', [sid])!;
+const row = (sid: string) => t.db.firstSync<{ sess: string; expires_at: number }>('SELECT sess, expires_at FROM sessions WHERE sid = ?', [sid])!;
 const callback = (fn: (cb: (err?: unknown) => void) => void) => new Promise<void>((resolve, reject) => fn((err) => (err ? reject(err) : resolve())));
 
 describe('sliding session lifetime without a write per request', () => {
   it('sends the cookie at login, not on every later request, and slides it again after a few minutes', async () => {
     const agent = await loginAdmin(t.agent());
-    const only = t.db.all<{ sid: string }>('SELECT sid FROM sessions');
+    const only = t.db.allSync<{ sid: string }>('SELECT sid FROM sessions');
     expect(only).toHaveLength(1);
     const sid = only[0]!.sid;
     const before = row(sid);
@@ -33,7 +33,7 @@ describe('sliding session lifetime without a write per request', () => {
     const sess = JSON.parse(before.sess) as { cookie: { expires: string } };
     const earlier = Date.now() + maxAge - 10 * 60_000;
     sess.cookie.expires = new Date(earlier).toISOString();
-    t.db.run('UPDATE sessions SET sess = ?, expires_at = ? WHERE sid = ?', [JSON.stringify(sess), earlier, sid]);
+    t.db.runSync('UPDATE sessions SET sess = ?, expires_at = ? WHERE sid = ?', [JSON.stringify(sess), earlier, sid]);
     const again = await agent.get('/api/me');
     expect(again.body.role).toBe('admin');
     const cookie = String(again.headers['set-cookie']);

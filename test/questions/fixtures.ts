@@ -57,7 +57,7 @@ export interface VideoFixture {
 }
 
 export function addVideo(db: Db, dataDir: string, v: VideoFixture): void {
-  db.run('INSERT INTO videos (id, title, duration_seconds, frame_count) VALUES (?, ?, ?, ?)', [
+  db.runSync('INSERT INTO videos (id, title, duration_seconds, frame_count) VALUES (?, ?, ?, ?)', [
     v.id, v.title ?? `Video ${v.id}`, v.seconds, v.frames === false ? 0 : v.seconds,
   ]);
   if (v.frames === false) return;
@@ -76,7 +76,7 @@ export function addVideo(db: Db, dataDir: string, v: VideoFixture): void {
 }
 
 export function assignVideo(db: Db, videoId: string, expertId: string): void {
-  db.run('INSERT INTO video_assignments (video_id, expert_id) VALUES (?, ?)', [videoId, expertId]);
+  db.runSync('INSERT INTO video_assignments (video_id, expert_id) VALUES (?, ?)', [videoId, expertId]);
 }
 
-export const count = (db: Db, sql: string, params: unknown[] = []): number => db.first<{ n: number }>(sql, params)!.n;
+export const count = (db: Db, sql: string, params: unknown[] = []): number => db.firstSync<{ n: number }>(sql, params)!.n;

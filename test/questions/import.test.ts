@@ -10,7 +10,7 @@ import { questionCountsByVideo, questionFilePath } from '../../src/questions/cou
 function freshDb(): Db {
   const db = new Db(':memory:');
   migrate(db);
-  db.run(`INSERT INTO videos (id, title) VALUES ('vid_sample01', 'Sample')`);
+  db.runSync(`INSERT INTO videos (id, title) VALUES ('vid_sample01', 'Sample')`);
   return db;
 }
 
@@ -49,9 +49,9 @@ describe('importReviewedQuestions', () => {
     expect(first).toMatchObject({ segments: 2, questions: 4, variants: 4 });
     const again = importReviewedQuestions(db, 'vid_sample01', payload());
     expect(again).toMatchObject({ segments: 2, questions: 4, variants: 4 });
-    expect(db.first<{ n: number }>('SELECT COUNT(*) AS n FROM review_questions')!.n).toBe(4);
-    expect(db.first<{ n: number }>('SELECT COUNT(*) AS n FROM persona_variants')!.n).toBe(4);
-    expect(db.first<{ n: number }>('SELECT COUNT(*) AS n FROM persona_winners')!.n).toBe(2);
+    expect(db.firstSync<{ n: number }>('SELECT COUNT(*) AS n FROM review_questions')!.n).toBe(4);
+    expect(db.firstSync<{ n: number }>('SELECT COUNT(*) AS n FROM persona_variants')!.n).toBe(4);
+    expect(db.firstSync<{ n: number }>('SELECT COUNT(*) AS n FROM persona_winners')!.n).toBe(2);
 
     // only the finalized segment is served; its top-ranked question is the action one
     const base = finalQuestions(db, 'vid_sample01', null);
@@ -86,6 +86,6 @@ describe('importReviewedQuestions', () => {
     overlap.segments[1]!.segment_range_start = 20;
     expect(() => importReviewedQuestions(db, 'vid_sample01', overlap)).toThrow(/overlap/);
     expect(() => importReviewedQuestions(db, 'missing_vid', payload())).toThrow(/not found/);
-    expect(db.first<{ n: number }>('SELECT COUNT(*) AS n FROM review_questions')!.n).toBe(4);
+    expect(db.firstSync<{ n: number }>('SELECT COUNT(*) AS n FROM review_questions')!.n).toBe(4);
   });
 });

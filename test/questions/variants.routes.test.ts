@@ -43,7 +43,7 @@ async function seededVideo(): Promise<{ id: string; top: number[] }> {
     })),
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const top = t.db.all<{ id: number }>("SELECT id FROM review_questions WHERE video_id = ? AND question_type = 'feeling' ORDER BY start_seconds", [id]).map((r) => r.id);
+  const top = t.db.allSync<{ id: number }>("SELECT id FROM review_questions WHERE video_id = ? AND question_type = 'feeling' ORDER BY start_seconds", [id]).map((r) => r.id);
   fake.reset();
   return { id, top };
 }
@@ -58,7 +58,7 @@ describe('POST /api/expert/video/{video_id}/regenerate-question', () => {
     expect(fake.requests[0]!.images).toBe(5);
     expect(fake.requests[0]!.text).toContain('The reviewer asks: simpler words');
     expect(fake.requests[0]!.text).toContain('- How does Penny feel at 0?');
-    expect(t.db.first('SELECT question, origin, provider, edited FROM review_questions WHERE id = ?', [top[0]])).toEqual({
+    expect(t.db.firstSync('SELECT question, origin, provider, edited FROM review_questions WHERE id = ?', [top[0]])).toEqual({
       question: 'A fresh feeling question?', origin: 'regenerated', provider: 'openai', edited: 1,
     });
   });
@@ -83,7 +83,7 @@ describe('POST /api/expert/video/{video_id}/regenerate-question', () => {
       expect((await mine.post(`/api/expert/video/${id}/regenerate-question`).send(body)).status, JSON.stringify(body)).toBe(400);
     }
     expect((await other.post(`/api/expert/video/${id}/regenerate-question`).send({ question_id: top[0] })).status).toBe(403);
-    expect(t.db.first('SELECT origin FROM review_questions WHERE id = ?', [top[0]])).toEqual({ origin: 'generated' });
+    expect(t.db.firstSync('SELECT origin FROM review_questions WHERE id = ?', [top[0]])).toEqual({ origin: 'generated' });
   });
 });
 

@@ -31,9 +31,9 @@ const contractDetails = originalDetails.map(({ expectedAnswer, userAnswer, statu
 const nested = (childId: string, scoreData: Record<string, unknown>) => ({ child_id: childId, video_id: videoId, score_data: scoreData });
 const originalScore = { total: 3, correct: 2, wrong: 1, percentage: 67, total_retries: 2, avg_retries_per_question: 0.67, watch_minutes: 1.5, manual_pauses: 1, details: originalDetails };
 
-const attemptRow = (id: number) => t.db.first<Record<string, unknown>>(
+const attemptRow = (id: number) => t.db.firstSync<Record<string, unknown>>(
   'SELECT percentage, total_retries, watch_minutes, question_count, correct_count, almost_count, wrong_count, interaction_mode FROM quiz_attempts WHERE id = ?', [id]);
-const answerRows = (id: number) => t.db.all<Record<string, unknown>>(
+const answerRows = (id: number) => t.db.allSync<Record<string, unknown>>(
   'SELECT position, question, question_type, expected, user_answer, status, similarity, retries, extra_json FROM quiz_answers WHERE attempt_id = ? ORDER BY position', [id]);
 const withoutIds = (a: Record<string, unknown>) => {
   const { attempt_id: _a, child_id: _c, created_at: _t, ...rest } = a;

@@ -17,8 +17,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const attemptsOf = (childId: string) => t.db.all<Record<string, unknown>>('SELECT * FROM quiz_attempts WHERE child_id = ? ORDER BY id', [childId]);
-const answersOf = (attemptId: number) => t.db.all<Record<string, unknown>>('SELECT * FROM quiz_answers WHERE attempt_id = ? ORDER BY position', [attemptId]);
+const attemptsOf = (childId: string) => t.db.allSync<Record<string, unknown>>('SELECT * FROM quiz_attempts WHERE child_id = ? ORDER BY id', [childId]);
+const answersOf = (attemptId: number) => t.db.allSync<Record<string, unknown>>('SELECT * FROM quiz_answers WHERE attempt_id = ? ORDER BY position', [attemptId]);
 
 describe('POST /api/save-quiz-score', () => {
   it('stores the attempt and every answer for a child session', async () => {
@@ -28,7 +28,7 @@ describe('POST /api/save-quiz-score', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, checkpoint: false, percentage: 50, question_count: 3, attempt_id: expect.any(Number) });
     expect(countRows(t, 'quiz_attempts')).toBe(before + 1);
-    const row = t.db.first<Record<string, unknown>>('SELECT * FROM quiz_attempts WHERE id = ?', [res.body.attempt_id]);
+    const row = t.db.firstSync<Record<string, unknown>>('SELECT * FROM quiz_attempts WHERE id = ?', [res.body.attempt_id]);
     expect(row).toMatchObject({
       child_id: family.child.child_id, video_id: videoId, video_title: 'The Red Barn', companion: 'pig', interaction_mode: 'strict',
       percentage: 50, total_retries: 1, watch_minutes: 1.5, question_count: 3, correct_count: 1, almost_count: 1, wrong_count: 1,
@@ -45,13 +45,13 @@ describe('POST /api/save-quiz-score', () => {
     const expert = await loginExpert(t.agent(), family.expert.code);
     const e = await expert.post('/api/save-quiz-score').send({ child_id: family.child.child_id, video_id: videoId, percentage: 80 });
     expect(e.status).toBe(200);
-    expect(t.db.first('SELECT interaction_mode, percentage, companion, question_count FROM quiz_attempts WHERE id = ?', [e.body.attempt_id]))
+    expect(t.db.firstSync('SELECT interaction_mode, percentage, companion, question_count FROM quiz_attempts WHERE id = ?', [e.body.attempt_id]))
       .toEqual({ interaction_mode: 'flexible', percentage: 80, companion: null, question_count: 0 });
     const admin = await loginAdmin(t.agent());
     const a = await admin.post('/api/save-quiz-score').send({ child_id: other.child.child_id, video_id: videoId, interaction_mode: 'passive' });
     expect(a.status).toBe(200);
     expect(a.body.percentage).toBeNull();
-    expect(t.db.first('SELECT percentage, interaction_mode FROM quiz_attempts WHERE id = ?', [a.body.attempt_id]))
+    expect(t.db.firstSync('SELECT percentage, interaction_mode FROM quiz_attempts WHERE id = ?', [a.body.attempt_id]))
       .toEqual({ percentage: null, interaction_mode: 'passive' });
   });
 
@@ -141,7 +141,7 @@ describe('checkpoints and resuming', () => {
     // the page-leave beacon posts the newer state
     const beacon = await child.post(base).send({ position_seconds: 41, watch_minutes: 0.8, details: attemptBody(kid.child_id, videoId).details.slice(0, 2) });
     expect(beacon.status).toBe(200);
-    expect(t.db.first('SELECT position_seconds, furthest_seconds, watch_minutes FROM quiz_checkpoints WHERE child_id = ?', [kid.child_id]))
+    expect(t.db.firstSync('SELECT position_seconds, furthest_seconds, watch_minutes FROM quiz_checkpoints WHERE child_id = ?', [kid.child_id]))
       .toEqual({ position_seconds: 41, furthest_seconds: 41, watch_minutes: 0.8 });
 
     const progress = await child.get(`/api/learners/children/${kid.child_id}/progress/${videoId}`);
@@ -179,7 +179,7 @@ describe('checkpoints and resuming', () => {
   });
 });
 
-const countRowsFor = (childId: string) => (t.db.first<{ n: number }>('SELECT COUNT(*) AS n FROM quiz_checkpoints WHERE child_id = ?', [childId]) as { n: number }).n;
+const countRowsFor = (childId: string) => (t.db.firstSync<{ n: number }>('SELECT COUNT(*) AS n FROM quiz_checkpoints WHERE child_id = ?', [childId]) as { n: number }).n;
 
 describe('GET /api/get-quiz-scores/{child_id}', () => {
   it("returns the child's attempts with their details, newest first", async () => {

@@ -37,9 +37,9 @@ function leftovers(t: TestApp): string[] {
 
 /** A playable video with one finalized question, visible to every family (is_sample). */
 function seedVideo(t: TestApp, id: string, question: string, answer: string): void {
-  t.db.run("INSERT INTO videos (id, title, state, is_sample) VALUES (?, 'Farm', 'downloaded', 1)", [id]);
-  t.db.run('INSERT INTO review_segments (video_id, start_seconds, end_seconds, finalized) VALUES (?, 0, 20, 1)', [id]);
-  t.db.run(
+  t.db.runSync("INSERT INTO videos (id, title, state, is_sample) VALUES (?, 'Farm', 'downloaded', 1)", [id]);
+  t.db.runSync('INSERT INTO review_segments (video_id, start_seconds, end_seconds, finalized) VALUES (?, 0, 20, 1)', [id]);
+  t.db.runSync(
     `INSERT INTO review_questions (video_id, start_seconds, end_seconds, question_type, question, answer, origin)
      VALUES (?, 0, 20, 'setting', ?, ?, 'expert')`,
     [id, question, answer],

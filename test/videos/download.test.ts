@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 const download = (url: string) => admin.post('/api/download').type('form').send({ url });
-const row = (id: string) => t.db.first<Record<string, unknown>>('SELECT * FROM videos WHERE id = ?', [id]);
+const row = (id: string) => t.db.firstSync<Record<string, unknown>>('SELECT * FROM videos WHERE id = ?', [id]);
 
 describe('POST /api/download with the real yt-dlp', () => {
   it('downloads a direct MP4, makes a thumbnail and records the video', async () => {

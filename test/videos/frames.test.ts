@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 const framesDir = () => path.join(t.dataDir, 'videos', 'clock', 'frames');
-const frameCount = () => t.db.first<{ frame_count: number }>('SELECT frame_count FROM videos WHERE id = ?', ['clock'])!.frame_count;
+const frameCount = () => t.db.firstSync<{ frame_count: number }>('SELECT frame_count FROM videos WHERE id = ?', ['clock'])!.frame_count;
 
 describe('POST /api/frames/{video_id}', () => {
   it('extracts 60 frames from 60 s, frame k at t = k, with manifests carrying the subtitles', async () => {
@@ -81,13 +81,13 @@ describe('POST /api/frames/{video_id}', () => {
   });
 
   it('refuses while the video is busy or still downloading, and unknown or malformed ids', async () => {
-    t.db.run("INSERT INTO video_locks (key, kind, owner) VALUES ('video:clock', 'download', 'test')");
+    t.db.runSync("INSERT INTO video_locks (key, kind, owner) VALUES ('video:clock', 'download', 'test')");
     const busy = await admin.post('/api/frames/clock');
     expect(busy.status).toBe(409);
     expect(busy.body).toMatchObject({ error: 'video_busy' });
-    t.db.run("DELETE FROM video_locks WHERE owner = 'test'");
+    t.db.runSync("DELETE FROM video_locks WHERE owner = 'test'");
 
-    t.db.run("INSERT INTO videos (id, title, state) VALUES ('halfdone', 'Half', 'downloading')");
+    t.db.runSync("INSERT INTO videos (id, title, state) VALUES ('halfdone', 'Half', 'downloading')");
     expect((await admin.post('/api/frames/halfdone')).body).toMatchObject({ error: 'video_not_ready' });
     expect((await admin.post('/api/frames/nosuchvideo')).status).toBe(404);
     for (const bad of ['..', '.hidden', 'a%2Fb', 'a.b', '-x', 'x'.repeat(65)]) {
