@@ -141,6 +141,28 @@ export const configSchema = z.object({
   CODE_QUEUE: int(16, 0, 10_000),
   /** unprivileged user and group id the code runs as when the service runs as root */
   CODE_SANDBOX_UID: int(65534, 1, 4_294_967_294),
+  // Media in S3-compatible object storage (issue #18); S3_BUCKET empty = media under DATA_DIR
+  S3_BUCKET: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3-63 lower-case letters, digits, "." or "-")')
+      .optional(),
+  ),
+  /** an S3-compatible server (MinIO, Ceph, Garage, ...); empty = AWS S3 */
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** bucket in the path (http://host/bucket/key), which most S3-compatible servers need */
+  S3_FORCE_PATH_STYLE: bool(false),
+  /** a folder of the bucket the media go under (several schools in one bucket) */
+  S3_PREFIX: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*\/?$/, 'must be folder names of letters, digits, ".", "_" or "-" joined by "/"')
+      .refine((s) => !s.includes('..'), 'must not contain ".."')
+      .optional(),
+  ),
   // Background jobs and shutdown
   /** downloads and frame extractions running at once (the rest wait in order); 2 suits a 2-core machine */
   JOB_CONCURRENCY: int(2, 1, 16),
