@@ -5,7 +5,9 @@ import type { Logger } from '../logger.js';
 import { runProcess } from './process-runner.js';
 import { writeAtomic } from './files.js';
 import { FfmpegProgressParser } from './progress.js';
-import { FRAMES_CSV, FRAMES_JSON, framesDir } from './paths.js';
+import { FRAMES_CSV, FRAMES_JSON } from './paths.js';
+import type { MediaStore } from '../storage/media-store.js';
+import { frameKey } from '../storage/keys.js';
 import { formatClock, subtitleAt, type Cue } from './subtitles.js';
 
 /**
@@ -124,16 +126,12 @@ export function writeManifests(dir: string, m: FrameManifest): void {
   writeAtomic(path.join(dir, FRAMES_CSV), manifestCsv(m));
 }
 
-/** The video's frames.json, or null when frames were never extracted (or the file is damaged). */
-export function readFrameManifest(dataDir: string, videoId: string): FrameManifest | null {
-  let text: string;
+/** The video's frames.json from the media store, or null when frames were never extracted (or the file is damaged). */
+export async function readFrameManifest(store: MediaStore, videoId: string): Promise<FrameManifest | null> {
+  const data = await store.getBuffer(frameKey(videoId, FRAMES_JSON));
+  if (!data) return null;
   try {
-    text = fs.readFileSync(path.join(framesDir(dataDir, videoId), FRAMES_JSON), 'utf8');
-  } catch {
-    return null;
-  }
-  try {
-    const parsed = frameManifestSchema.safeParse(JSON.parse(text));
+    const parsed = frameManifestSchema.safeParse(JSON.parse(data.toString('utf8')));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

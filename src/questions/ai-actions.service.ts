@@ -11,6 +11,7 @@ import type { regenerateBody, variantPreviewBody, variantsBody } from './review.
 import { chooseVariant, clearChoice, getReviewQuestion, insertQuestion, insertVariant, listReviewQuestions, listVariants } from './review.repository.js';
 import { assertSegmentFits } from './review.service.js';
 import { buildSegmentInput, loadVideoSource } from './segment-input.js';
+import { mediaStore } from '../storage/index.js';
 import { topQuestions } from './final.service.js';
 
 /** Provider failures as HTTP errors: a missing setting is the caller's problem, the rest is upstream. */
@@ -41,13 +42,13 @@ export async function regenerateQuestion(deps: GenerationDeps, videoId: string, 
     : { start: body.segment_range_start!, end: body.segment_range_end! };
   if (seg.end <= seg.start) throw badRequest('segment_range_end must be after segment_range_start.');
   const questionType = body.question_type ?? current!.question_type;
-  const src = loadVideoSource(db, deps.config.dataDir, videoId);
+  const src = await loadVideoSource(db, mediaStore(deps.config), videoId);
   if (!src) throw new AppError(409, 'no_frames', 'This video has no frames yet: extract frames first.');
   const p = provider(deps, body.provider);
   const siblings = listReviewQuestions(db, videoId).filter((q) => q.segment_range_start === seg.start && q.segment_range_end === seg.end);
   let fresh;
   try {
-    const input = await buildSegmentInput(src, seg, { withFrames: p.name !== 'builtin', ffmpegPath: deps.config.FFMPEG_PATH, dataDir: deps.config.dataDir, signal });
+    const input = await buildSegmentInput(src, seg, { withFrames: p.name !== 'builtin', ffmpegPath: deps.config.FFMPEG_PATH, store: mediaStore(deps.config), signal });
     fresh = await p.regenerateQuestion(
       { segment: input, questionType, avoid: siblings.filter((q) => q.question_type === questionType).map((q) => q.question), instructions: body.instructions },
       { signal },

@@ -6,6 +6,7 @@ import { ProviderError, classifyError } from '../ai/errors.js';
 import type { QuestionProvider } from '../ai/types.js';
 import type { GenerationEvent, GenerationRequest } from './generation.schema.js';
 import { buildSegmentInput, loadVideoSource, planSegments } from './segment-input.js';
+import { mediaStore } from '../storage/index.js';
 import { dropOverlappingSegments, finishedSegmentKeys, segmentKey, storeGeneratedSegment, storeSegmentError } from './segments.repository.js';
 import type { SegmentKey } from './review.repository.js';
 
@@ -42,7 +43,7 @@ export async function runGeneration(
   const started = Date.now();
   const log = deps.logger.child({ module: 'generation', video_id: videoId });
   if (!deps.db.firstSync('SELECT 1 FROM videos WHERE id = ?', [videoId])) throw new RunRefused('video_not_found', `Video ${videoId} was not found.`);
-  const src = loadVideoSource(deps.db, deps.config.dataDir, videoId);
+  const src = await loadVideoSource(deps.db, mediaStore(deps.config), videoId);
   if (!src) throw new RunRefused('no_frames', 'This video has no frames yet: extract frames first (POST /api/frames/{video_id}).');
   let provider: QuestionProvider;
   try {
@@ -73,7 +74,7 @@ export async function runGeneration(
       const input = await buildSegmentInput(src, seg, {
         withFrames: provider.name !== 'builtin',
         ffmpegPath: deps.config.FFMPEG_PATH,
-        dataDir: deps.config.dataDir,
+        store: mediaStore(deps.config),
         signal,
         logger: log,
       });

@@ -1,9 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Db } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { FrameImage, SegmentInput, SubtitleLine } from '../ai/types.js';
-import { framesDir, videoFile } from '../pipeline/paths.js';
+import type { MediaStore } from '../storage/media-store.js';
+import { frameKey, videoKey } from '../storage/keys.js';
 import { readFrameManifest, type FrameManifest } from '../pipeline/frames.js';
 import { parseVtt } from '../pipeline/subtitles.js';
 import { runProcess } from '../pipeline/process-runner.js';
@@ -26,14 +25,15 @@ export interface VideoSource {
 /**
  * What generation needs about a video: its frames manifest (null when frames were never
  * extracted) and its subtitle lines, from the VTT file when there is one (exact cue times,
- * short cues kept) or else from the manifest's per-second subtitle text.
+ * short cues kept) or else from the manifest's per-second subtitle text. Both are read from the
+ * media store (DATA_DIR or the bucket).
  */
-export function loadVideoSource(db: Db, dataDir: string, videoId: string): VideoSource | null {
+export async function loadVideoSource(db: Db, store: MediaStore, videoId: string): Promise<VideoSource | null> {
   const video = db.firstSync<{ title: string; duration_seconds: number; subtitle_file: string | null }>(
     'SELECT title, duration_seconds, subtitle_file FROM videos WHERE id = ?',
     [videoId],
   );
-  const manifest = video ? readFrameManifest(dataDir, videoId) : null;
+  const manifest = video ? await readFrameManifest(store, videoId) : null;
   if (!video || !manifest || manifest.frames.length === 0) return null;
   const lastFrame = manifest.frames[manifest.frames.length - 1]!.timestamp;
   return {
@@ -41,7 +41,7 @@ export function loadVideoSource(db: Db, dataDir: string, videoId: string): Video
     title: video.title,
     durationSeconds: Math.max(Math.ceil(video.duration_seconds), lastFrame + 1),
     manifest,
-    subtitles: readVttLines(dataDir, videoId, video.subtitle_file) ?? manifestLines(manifest),
+    subtitles: (await readVttLines(store, videoId, video.subtitle_file)) ?? manifestLines(manifest),
   };
 }
 
@@ -68,7 +68,8 @@ export interface InputOptions {
   /** load and downscale frames (the offline provider reads subtitles only) */
   withFrames: boolean;
   ffmpegPath: string;
-  dataDir: string;
+  /** where the frames are (mediaStore(config)) */
+  store: MediaStore;
   signal?: AbortSignal;
   logger?: Logger;
 }
@@ -79,9 +80,8 @@ export async function buildSegmentInput(src: VideoSource, seg: SegmentKey, o: In
   const picked = spread(inSeg, MAX_FRAMES_PER_SEGMENT);
   const frames: FrameImage[] = [];
   if (o.withFrames) {
-    const dir = framesDir(o.dataDir, src.videoId);
     for (const f of picked) {
-      const data = await downscaledJpeg(path.join(dir, f.file), o);
+      const data = await downscaledJpeg(frameKey(src.videoId, f.file), o);
       if (data) frames.push({ timestamp: f.timestamp, data, mimeType: 'image/jpeg' });
     }
   }
@@ -104,20 +104,17 @@ export function spread<T>(items: readonly T[], k: number): T[] {
 }
 
 /** A frame at most ~512 px on its long edge: small JPEGs as they are, larger ones through ffmpeg. */
-async function downscaledJpeg(file: string, o: InputOptions): Promise<Buffer | null> {
-  let data: Buffer;
-  try {
-    data = fs.readFileSync(file);
-  } catch {
-    return null; // a frame deleted since the manifest was written: send the others
-  }
+async function downscaledJpeg(key: string, o: InputOptions): Promise<Buffer | null> {
+  const data = await o.store.getBuffer(key);
+  if (!data) return null; // a frame deleted since the manifest was written: send the others
   const size = jpegSize(data);
   if (size && Math.max(size.width, size.height) <= SMALL_ENOUGH_PX) return data;
   const scale = !size || size.width >= size.height ? `scale=${FRAME_EDGE_PX}:-2` : `scale=-2:${FRAME_EDGE_PX}`;
   const r = await runProcess(
     o.ffmpegPath,
-    ['-hide_banner', '-nostdin', '-loglevel', 'error', '-i', file, '-vf', scale, '-frames:v', '1', '-q:v', '5', '-f', 'image2pipe', '-c:v', 'mjpeg', '-'],
-    { timeoutMs: 30_000, signal: o.signal, logger: o.logger, maxStdoutBytes: 8 * 1024 * 1024 },
+    // the JPEG goes in on stdin: the frame may live in a bucket, not in a file
+    ['-hide_banner', '-loglevel', 'error', '-f', 'jpeg_pipe', '-i', 'pipe:0', '-vf', scale, '-frames:v', '1', '-q:v', '5', '-f', 'image2pipe', '-c:v', 'mjpeg', '-'],
+    { timeoutMs: 30_000, signal: o.signal, logger: o.logger, maxStdoutBytes: 8 * 1024 * 1024, input: data },
   );
   return r.stdout;
 }
@@ -139,10 +136,12 @@ export function jpegSize(buf: Buffer): { width: number; height: number } | null 
   return null;
 }
 
-function readVttLines(dataDir: string, videoId: string, name: string | null): SubtitleLine[] | null {
+async function readVttLines(store: MediaStore, videoId: string, name: string | null): Promise<SubtitleLine[] | null> {
   if (!name) return null;
   try {
-    const cues = parseVtt(fs.readFileSync(videoFile(dataDir, videoId, name), 'utf8'));
+    const data = await store.getBuffer(videoKey(videoId, name));
+    if (!data) return null;
+    const cues = parseVtt(data.toString('utf8'));
     const lines: SubtitleLine[] = [];
     for (const c of cues) {
       for (const text of c.text.split('\n')) {

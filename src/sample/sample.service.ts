@@ -6,6 +6,9 @@ import type { Db } from '../db/database.js';
 import { safeJoin } from '../http/ids.js';
 import { importReviewedQuestions, type ImportSummary } from '../questions/import.js';
 import { writeQuestionExport } from '../questions/export.js';
+import { LocalMediaStore, type MediaStore } from '../storage/index.js';
+import { assertKey } from '../storage/media-store.js';
+import { videoPrefix } from '../storage/keys.js';
 import { sampleManifestSchema, type SampleManifest } from './sample.schema.js';
 
 /** The bundled sample in the repository: manifest.json, questions.json and media/. */
@@ -17,7 +20,7 @@ export interface SampleImportResult {
   deleted: boolean;
   /** the expert the new row was assigned to (the demo expert), or null */
   assigned_to: string | null;
-  /** the media were (re)copied into dataDir/videos/<id>/ */
+  /** the media were (re)copied into the media store (dataDir/videos/<id>/ or the bucket) */
   copied: boolean;
   /** the videos row was inserted and the questions imported */
   inserted: boolean;
@@ -36,8 +39,8 @@ export function readSampleManifest(sampleDir = SAMPLE_DIR): SampleManifest {
 }
 
 /**
- * Makes sure the bundled sample is playable: copies its media into `dataDir/videos/<id>/` when
- * any file is missing there, and, when the database has no row for it, inserts the row and
+ * Makes sure the bundled sample is playable: copies its media into the media store under
+ * `videos/<id>/` (DATA_DIR, or the bucket with S3_BUCKET) when any file is missing there, and, when the database has no row for it, inserts the row and
  * imports its reviewed questions in one transaction. The sample is a library video like any
  * other: the new row is assigned to `assignTo` (the demo expert, when there is one) and is
  * otherwise available for experts to claim. A sample an admin deleted (a deleted_videos row)
@@ -45,19 +48,25 @@ export function readSampleManifest(sampleDir = SAMPLE_DIR): SampleManifest {
  * and an expert's later edits to the sample's questions and an admin's unassigning survive
  * restarts. No ffmpeg: the files are prebuilt.
  */
-export function importSample(db: Db, dataDir: string, sampleDir = SAMPLE_DIR, assignTo: string | null = null): SampleImportResult {
+export async function importSample(
+  db: Db,
+  dataDir: string,
+  sampleDir = SAMPLE_DIR,
+  assignTo: string | null = null,
+  store: MediaStore = new LocalMediaStore(dataDir),
+): Promise<SampleImportResult> {
   const manifest = readSampleManifest(sampleDir);
   const id = manifest.video_id;
-  const target = safeJoin(dataDir, 'videos', id);
+  const videos = safeJoin(dataDir, 'videos');
   const result: SampleImportResult = { video_id: id, deleted: false, assigned_to: null, copied: false, inserted: false, questions: null };
   if (db.firstSync('SELECT 1 FROM deleted_videos WHERE id = ?', [id])) {
     result.deleted = true;
     return result;
   }
 
-  removeStaleTemps(path.dirname(target), id);
-  if (missingFiles(target, manifest).length > 0) {
-    copyMedia(safeJoin(sampleDir, 'media'), target, manifest);
+  removeStaleTemps(videos, id);
+  if ((await missingFiles(store, id, manifest)).length > 0) {
+    await copyMedia(safeJoin(sampleDir, 'media'), store, videos, id, manifest);
     result.copied = true;
   }
 
@@ -92,22 +101,24 @@ export function importSample(db: Db, dataDir: string, sampleDir = SAMPLE_DIR, as
   return result;
 }
 
-/** Files of the manifest that are absent from the sample's folder in the data dir. */
-export function missingFiles(target: string, manifest: SampleManifest): string[] {
-  return Object.keys(manifest.checksums).filter((rel) => !fs.existsSync(safeJoin(target, rel)));
+/** Files of the manifest that are absent from the sample's media in the store. */
+export async function missingFiles(store: MediaStore, id: string, manifest: SampleManifest): Promise<string[]> {
+  const missing: string[] = [];
+  for (const rel of Object.keys(manifest.checksums)) if (!(await store.exists(sampleKey(id, rel)))) missing.push(rel);
+  return missing;
 }
 
+const sampleKey = (id: string, rel: string) => assertKey(`${videoPrefix(id)}${rel}`);
+
 /**
- * Copies every sample file into a temp folder beside the target (checking each against the
- * manifest), carries over what others wrote into the target (the questions export), then swaps
- * the folders with renames: a reader never sees half a sample.
+ * Copies every sample file into a temp folder under `videos/` (checking each against the
+ * manifest) before anything reaches the store, then puts them in file by file (each a rename on
+ * disk, a whole object in a bucket), so a broken sample leaves nothing behind and what others
+ * wrote beside the media (the questions export) stays.
  */
-function copyMedia(source: string, target: string, manifest: SampleManifest): void {
-  const parent = path.dirname(target);
-  fs.mkdirSync(parent, { recursive: true });
-  const id = path.basename(target);
-  const tmp = fs.mkdtempSync(path.join(parent, `.${id}.import-`));
-  let old: string | null = null;
+async function copyMedia(source: string, store: MediaStore, videosDir: string, id: string, manifest: SampleManifest): Promise<void> {
+  fs.mkdirSync(videosDir, { recursive: true });
+  const tmp = fs.mkdtempSync(path.join(videosDir, `.${id}.import-`));
   try {
     for (const [rel, sum] of Object.entries(manifest.checksums)) {
       const data = fs.readFileSync(safeJoin(source, rel));
@@ -119,18 +130,9 @@ function copyMedia(source: string, target: string, manifest: SampleManifest): vo
       fs.mkdirSync(path.dirname(dest), { recursive: true });
       fs.writeFileSync(dest, data);
     }
-    if (fs.existsSync(target)) {
-      for (const name of fs.readdirSync(target)) {
-        const kept = path.join(tmp, name);
-        if (!fs.existsSync(kept)) fs.cpSync(path.join(target, name), kept, { recursive: true });
-      }
-      old = `${tmp}.old`;
-      fs.renameSync(target, old);
-    }
-    fs.renameSync(tmp, target);
+    for (const rel of Object.keys(manifest.checksums)) await store.putFile(sampleKey(id, rel), safeJoin(tmp, rel), { move: true });
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
-    if (old) fs.rmSync(old, { recursive: true, force: true });
   }
 }
 

@@ -175,8 +175,8 @@ export class LocalMediaStore implements MediaStore {
     return this.file(key);
   }
 
-  location(key: string): string {
-    return this.file(key);
+  location(keyOrPrefix: string): string {
+    return keyOrPrefix.endsWith('/') ? this.dir(keyOrPrefix) : this.file(keyOrPrefix);
   }
 
   close(): void {}

@@ -36,8 +36,8 @@ export interface MediaStore {
   replacePrefix(prefix: string, dir: string, last?: readonly string[]): Promise<void>;
   /** The object's file on this machine (local store only), for tools that read files (ffmpeg). */
   localPath(key: string): string | null;
-  /** How the contract's path fields show the object: an absolute path, or s3://bucket/key. */
-  location(key: string): string;
+  /** How the contract's path fields show an object or a prefix: an absolute path, or s3://bucket/key. */
+  location(keyOrPrefix: string): string;
   /** Releases connections (S3 client); the local store has none. */
   close(): void;
 }

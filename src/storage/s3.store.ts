@@ -191,8 +191,8 @@ export class S3MediaStore implements MediaStore {
     return null;
   }
 
-  location(key: string): string {
-    return `s3://${this.bucket}/${this.full(key)}`;
+  location(keyOrPrefix: string): string {
+    return `s3://${this.bucket}/${keyOrPrefix.endsWith('/') ? this.prefix + assertPrefix(keyOrPrefix) : this.full(keyOrPrefix)}`;
   }
 
   close(): void {

@@ -120,8 +120,8 @@ export function registerAssignmentRoutes(ctx: AppContext): void {
       params: videoParams,
       errors: { 404: 'unknown video', 409: 'video_busy: a download or frame extraction of it is running' },
     },
-    ({ params }) => {
-      const r = deleteVideo(db, config.dataDir, params.video_id);
+    async ({ params }) => {
+      const r = await deleteVideo(db, config, params.video_id);
       const kept = r.attempts_kept > 0 ? ` ${r.attempts_kept} saved quiz attempts of it are kept in the children's reports.` : '';
       return { success: true, message: `"${r.title}" was deleted.${kept}`, ...r };
     },

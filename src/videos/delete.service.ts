@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { conflict, notFound } from '../http/errors.js';
 import { videoDir, videosRoot } from '../pipeline/paths.js';
+import { mediaStore } from '../storage/index.js';
+import { videoPrefix } from '../storage/keys.js';
 import { getVideo } from './videos.repository.js';
 
 export interface DeletedVideo {
@@ -21,10 +24,11 @@ export interface DeletedVideo {
  * assignments, claim, generated and reviewed questions and notes; a `deleted_videos` row
  * remembers it (so the bundled sample is not re-imported on the next start). Children's quiz
  * attempts are kept: quiz_attempts has no foreign key to videos and keeps the title. The media
- * folder is removed only after the commit, so a failed delete never leaves a row without its
- * files. Refused (409) while a download or frame extraction of the video runs.
+ * (the `videos/<id>/` prefix of the media store, on disk or in the bucket) are removed only
+ * after the commit, so a failed delete never leaves a row without its files. Refused (409)
+ * while a download or frame extraction of the video runs.
  */
-export function deleteVideo(db: Db, dataDir: string, videoId: string): DeletedVideo {
+export async function deleteVideo(db: Db, config: Config, videoId: string): Promise<DeletedVideo> {
   const result = db.transactionSync(() => {
     const video = getVideo(db, videoId);
     if (!video) throw notFound(`Video ${videoId} was not found.`, 'video_not_found');
@@ -42,7 +46,13 @@ export function deleteVideo(db: Db, dataDir: string, videoId: string): DeletedVi
     );
     return { video_id: videoId, title: video.title, is_sample: video.isSample, attempts_kept: attempts, checkpoints_removed: checkpoints };
   });
-  removeMedia(dataDir, videoId);
+  try {
+    await mediaStore(config).deletePrefix(videoPrefix(videoId));
+  } catch {
+    // the row is gone already, so nothing serves these objects; a later download of the id replaces them
+  }
+  // with a bucket, DATA_DIR/videos/<id>/ still holds the questions export (a copy of the database)
+  removeMedia(config.dataDir, videoId);
   return result;
 }
 

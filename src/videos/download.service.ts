@@ -9,7 +9,9 @@ import { checkDownloadUrl, URL_HINT } from '../pipeline/download-url.js';
 import { removeQuietly, tempSibling, writeAtomic } from '../pipeline/files.js';
 import { BinaryMissingError, ProcessError } from '../pipeline/process-runner.js';
 import { ensurePlayableMp4, makeThumbnail, type MediaTools } from '../pipeline/media.js';
-import { videoDir, videosRoot } from '../pipeline/paths.js';
+import { videosRoot } from '../pipeline/paths.js';
+import { mediaStore } from '../storage/index.js';
+import { videoKey } from '../storage/keys.js';
 import { DownloadFailure, ytdlpDownload, type VideoInfo, type YtdlpDownload } from '../pipeline/ytdlp.js';
 import { classified, type DownloadErrorCode } from '../pipeline/ytdlp-errors.js';
 import { mediaUrls } from './media-urls.js';
@@ -49,8 +51,9 @@ export const downloadStatus = (r: DownloadResult): number => (r.success ? 200 : 
 
 /**
  * Link → checked URL → locks → yt-dlp (probe, download, subtitles) in a temp dir → MP4 check and
- * repair → thumbnail → files moved into videos/<id>/ → database row. Every failure path removes
- * the temp dir, and a first download that fails leaves no row behind.
+ * repair → thumbnail → files put into the media store under videos/<id>/ (moved by rename on
+ * disk, uploaded to the bucket with S3_BUCKET) → database row. Every failure path (cancel
+ * included) removes the temp dir, and a first download that fails leaves no row behind.
  */
 export async function downloadVideo(deps: DownloadDeps, rawUrl: string): Promise<DownloadResult> {
   const { config, db } = deps;
@@ -152,13 +155,13 @@ async function finishDownload(deps: DownloadDeps, tools: MediaTools, id: string,
   if (dl.subtitleFile) fs.renameSync(dl.subtitleFile, path.join(staged, subtitleName!));
   writeAtomic(path.join(staged, 'info.json'), JSON.stringify(publicInfo(dl.info), null, 1));
 
-  // move into place: the new files replace the old ones one by one (each rename is atomic)
-  const dir = videoDir(config.dataDir, id);
-  fs.mkdirSync(dir, { recursive: true });
+  // into the store: the new files replace the old ones one by one (each a rename on disk, a
+  // whole-object write in a bucket)
+  const store = mediaStore(config);
   const previous = getVideo(db, id);
   const names = fs.readdirSync(staged);
-  for (const name of names) fs.renameSync(path.join(staged, name), path.join(dir, name));
-  if (previous?.subtitleFile && previous.subtitleFile !== subtitleName) fs.rmSync(path.join(dir, previous.subtitleFile), { force: true });
+  for (const name of names) await store.putFile(videoKey(id, name), path.join(staged, name), { move: true });
+  if (previous?.subtitleFile && previous.subtitleFile !== subtitleName) await store.delete(videoKey(id, previous.subtitleFile));
   const thumbnailName = names.includes('thumbnail.jpg') ? 'thumbnail.jpg' : null;
   saveDownloaded(db, {
     id,
@@ -181,7 +184,7 @@ async function finishDownload(deps: DownloadDeps, tools: MediaTools, id: string,
     thumbnail: thumbnailName ? urls.thumbnail : '',
     local_path: urls.video,
     ...(dl.subtitleWarning ? { subtitle_warning: dl.subtitleWarning } : {}),
-    files: names.sort().map((n) => path.join(dir, n)),
+    files: names.sort().map((n) => store.location(videoKey(id, n))),
     duration,
     auth_source: dl.authSource,
     used_player_client: dl.playerClients,

@@ -6,7 +6,9 @@ import type { Logger } from '../logger.js';
 import { conflict, notFound, serviceUnavailable, AppError } from '../http/errors.js';
 import { removeQuietly, tempSibling } from '../pipeline/files.js';
 import { buildManifest, runFrameExtraction, writeManifests, type FrameManifest } from '../pipeline/frames.js';
-import { framesDir, videoDir, videoFile } from '../pipeline/paths.js';
+import { FRAMES_CSV, FRAMES_JSON, videosRoot } from '../pipeline/paths.js';
+import { mediaStore, type MediaStore } from '../storage/index.js';
+import { frameKey, framesPrefix, videoKey } from '../storage/keys.js';
 import { BinaryMissingError, ProcessError } from '../pipeline/process-runner.js';
 import { parseVtt, type Cue } from '../pipeline/subtitles.js';
 import { getVideo, releaseLock, setFrameCount, tryLock, type Video } from './videos.repository.js';
@@ -23,7 +25,7 @@ export interface FrameDeps {
 export interface FrameExtraction {
   videoId: string;
   outputDir: string;
-  /** absolute paths of the frame files, frame 0 first */
+  /** where the frame files are (absolute paths, or s3:// URLs with S3_BUCKET), frame 0 first */
   files: string[];
   count: number;
   manifest: FrameManifest;
@@ -31,15 +33,18 @@ export interface FrameExtraction {
 
 /**
  * Extracts a downloaded video's frames (1 per second, frame k at t = k s) with the subtitle text
- * of each second, for any caller (the route, the sample import, generation). The new frames are
- * written to a temp dir beside `frames/` and swapped in by rename, so a reader sees the old set or
- * the new one, never a mix; the old set is kept if anything fails.
+ * of each second, for any caller (the route, the sample import, generation). ffmpeg works in a
+ * temp folder (`videos/.incoming-frames-*`, with a copy of the video when it lives in a bucket),
+ * then the media store replaces `frames/` with it (on disk one rename swap, so a reader sees the
+ * old set or the new one; in a bucket the manifests are written last). The old set is kept if
+ * anything fails, and the temp folder is removed on success, failure and cancel.
  * Throws AppError: 404 unknown video, 409 still downloading or already extracting, 503 no ffmpeg.
  */
 export async function extractFrames(deps: FrameDeps, videoId: string): Promise<FrameExtraction> {
   const { config, db } = deps;
   const log = deps.logger.child({ module: 'frames' });
-  const { video, source } = frameSource(deps, videoId);
+  const { video, key } = await frameSource(deps, videoId);
+  const store = mediaStore(config);
 
   const lock = tryLock(db, `video:${videoId}`, 'frames');
   if (!lock.ok) {
@@ -48,11 +53,11 @@ export async function extractFrames(deps: FrameDeps, videoId: string): Promise<F
       'video_busy',
     );
   }
-  const finalDir = framesDir(config.dataDir, videoId);
-  const tmpDir = tempSibling(path.join(videoDir(config.dataDir, videoId), '.frames'), 'new');
-  const oldDir = tempSibling(path.join(videoDir(config.dataDir, videoId), '.frames'), 'old');
+  const workDir = tempSibling(path.join(videosRoot(config.dataDir), '.incoming'), 'frames');
+  const tmpDir = path.join(workDir, 'frames');
   try {
     fs.mkdirSync(tmpDir, { recursive: true });
+    const source = await localCopy(store, key, workDir);
     const timeoutMs = 10 * 60_000 + Math.ceil(video.durationSeconds) * 3000;
     const names = await runFrameExtraction(
       { ffmpeg: config.FFMPEG_PATH, logger: log, signal: deps.signal, timeoutMs, durationSeconds: video.durationSeconds, onProgress: deps.onProgress },
@@ -60,16 +65,14 @@ export async function extractFrames(deps: FrameDeps, videoId: string): Promise<F
       tmpDir,
     );
     if (names.length === 0) throw new AppError(422, 'no_frames', 'ffmpeg produced no frames: the video has no pictures.');
-    const manifest = buildManifest(videoId, names, readCues(config.dataDir, videoId, video.subtitleFile, log));
+    const manifest = buildManifest(videoId, names, await readCues(store, videoId, video.subtitleFile, log));
     writeManifests(tmpDir, manifest);
 
-    if (fs.existsSync(finalDir)) fs.renameSync(finalDir, oldDir);
-    fs.renameSync(tmpDir, finalDir);
+    await store.replacePrefix(framesPrefix(videoId), tmpDir, [FRAMES_JSON, FRAMES_CSV]);
     setFrameCount(db, videoId, manifest.count);
     log.info({ videoId, count: manifest.count }, 'frames extracted');
-    return { videoId, outputDir: finalDir, files: names.map((n) => path.join(finalDir, n)), count: manifest.count, manifest };
+    return { videoId, outputDir: store.location(framesPrefix(videoId)), files: names.map((n) => store.location(frameKey(videoId, n))), count: manifest.count, manifest };
   } catch (err) {
-    if (!fs.existsSync(finalDir) && fs.existsSync(oldDir)) fs.renameSync(oldDir, finalDir);
     if (err instanceof BinaryMissingError) throw serviceUnavailable(err.message, 'binary_missing');
     if (err instanceof ProcessError) {
       log.warn({ videoId, err: err.message, stderr: err.stderr.slice(-2000) }, 'frame extraction failed');
@@ -77,29 +80,38 @@ export async function extractFrames(deps: FrameDeps, videoId: string): Promise<F
     }
     throw err;
   } finally {
-    removeQuietly(tmpDir);
-    removeQuietly(oldDir);
+    removeQuietly(workDir);
     releaseLock(db, lock.lock);
   }
 }
 
 /**
- * The video and its file, or the AppError that says why frames cannot be extracted (also
- * checked before a frames job is queued): 404 unknown video or missing file, 409 still downloading.
+ * The video and its file's media key, or the AppError that says why frames cannot be extracted
+ * (also checked before a frames job is queued): 404 unknown video or missing file, 409 still downloading.
  */
-export function frameSource(deps: Pick<FrameDeps, 'config' | 'db'>, videoId: string): { video: Video; source: string } {
+export async function frameSource(deps: Pick<FrameDeps, 'config' | 'db'>, videoId: string): Promise<{ video: Video; key: string }> {
   const video = getVideo(deps.db, videoId);
   if (!video) throw notFound(`Video ${videoId} was not found.`, 'video_not_found');
   if (video.state !== 'downloaded' || !video.videoFile) throw conflict('This video is still downloading; extract its frames when the download has finished.', 'video_not_ready');
-  const source = videoFile(deps.config.dataDir, videoId, video.videoFile);
-  if (!fs.existsSync(source)) throw notFound('The video file is missing on the server; download the video again.', 'video_file_missing');
-  return { video, source };
+  const key = videoKey(videoId, video.videoFile);
+  if (!(await mediaStore(deps.config).exists(key))) throw notFound('The video file is missing on the server; download the video again.', 'video_file_missing');
+  return { video, key };
 }
 
-function readCues(dataDir: string, videoId: string, subtitleFile: string | null, log: Logger): Cue[] {
+/** The video as a file ffmpeg can read: the store's own file on disk, else a copy in workDir. */
+async function localCopy(store: MediaStore, key: string, workDir: string): Promise<string> {
+  const own = store.localPath(key);
+  if (own) return own;
+  const copy = path.join(workDir, key.slice(key.lastIndexOf('/') + 1));
+  if (!(await store.download(key, copy))) throw notFound('The video file is missing on the server; download the video again.', 'video_file_missing');
+  return copy;
+}
+
+async function readCues(store: MediaStore, videoId: string, subtitleFile: string | null, log: Logger): Promise<Cue[]> {
   if (!subtitleFile) return [];
   try {
-    return parseVtt(fs.readFileSync(videoFile(dataDir, videoId, subtitleFile), 'utf8'));
+    const data = await store.getBuffer(videoKey(videoId, subtitleFile));
+    return data ? parseVtt(data.toString('utf8')) : [];
   } catch (err) {
     log.warn({ videoId, err: (err as Error).message }, 'subtitles unreadable; frames get no subtitle text');
     return [];

@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { AppContext } from '../context.js';
 import { removeQuietly } from '../pipeline/files.js';
 import { videosRoot } from '../pipeline/paths.js';
+import { closeMediaStore, mediaStore } from '../storage/index.js';
+import { videoPrefix } from '../storage/keys.js';
 import { registerAssignmentRoutes } from './assignments.routes.js';
 import { registerLibraryRoutes } from './library.routes.js';
 import { registerMediaRoutes } from './media.routes.js';
@@ -19,16 +21,24 @@ export function registerVideos(ctx: AppContext): void {
   registerAssignmentRoutes(ctx);
   registerMediaRoutes(ctx);
   ctx.onStart(() => recoverAfterRestart(ctx));
+  // the media store's connections (S3 client) go with the app
+  ctx.onClose(() => closeMediaStore(ctx.config));
 }
 
 /**
  * No job survives the process (the job queue marks the ones left running failed): forget their locks, drop rows of first downloads that never
- * finished, and sweep temp dirs (downloads in `videos/.incoming*`, frames in `videos/<id>/.frames*`).
+ * finished, and sweep temp dirs (downloads and frames in `videos/.incoming*`, older frames temps in
+ * `videos/<id>/.frames*`). Temp work happens under DATA_DIR even with a bucket, so this sweep
+ * covers it; objects a first download may have put before its row was saved are removed too.
  */
-function recoverAfterRestart(ctx: AppContext): void {
+async function recoverAfterRestart(ctx: AppContext): Promise<void> {
   clearLocks(ctx.db);
   const root = videosRoot(ctx.config.dataDir);
   const interrupted = removeInterruptedDownloads(ctx.db);
+  const store = mediaStore(ctx.config);
+  if (store.kind !== 'local') {
+    for (const id of interrupted) await store.deletePrefix(videoPrefix(id)).catch((err: Error) => ctx.logger.warn({ videoId: id, err: err.message }, 'could not remove objects of an interrupted download'));
+  }
   if (!fs.existsSync(root)) return;
   for (const entry of fs.readdirSync(root, { withFileTypes: true })) {
     if (!entry.isDirectory()) continue;

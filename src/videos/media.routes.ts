@@ -1,10 +1,14 @@
+import path from 'node:path';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../context.js';
 import { VIDEO_ID_RE } from '../http/ids.js';
 import { badRequest, notFound, unauthorized } from '../http/errors.js';
 import { currentAuth } from '../http/session.js';
 import { FRAME_FILE_RE } from '../pipeline/frames.js';
-import { FRAMES_CSV, FRAMES_JSON, framesDir, videoDir } from '../pipeline/paths.js';
+import { FRAMES_CSV, FRAMES_JSON } from '../pipeline/paths.js';
+import { mediaStore, type MediaStore } from '../storage/index.js';
+import { frameKey, videoKey } from '../storage/keys.js';
+import { streamFromStore } from '../storage/serve.js';
 import { assertVideoAccess } from './access.js';
 import { getVideo, type Video } from './videos.repository.js';
 
@@ -14,9 +18,12 @@ import { getVideo, type Video } from './videos.repository.js';
  * may see the video (admin; the experts it is assigned to or claimed by; their families' child
  * sessions; the bundled sample likewise). The id and file name are checked against strict
  * patterns before any path is built; send() additionally refuses dot-files and paths outside root.
+ * With S3_BUCKET the bytes come from the bucket, streamed through the app with the same Range
+ * behaviour (docs/scaling.md "Media storage" says why not a redirect to a presigned URL).
  */
 export function registerMediaRoutes(ctx: AppContext): void {
   const { app, config, db } = ctx;
+  const store = mediaStore(config);
 
   const authorize = (req: Request): Video => {
     const id = String(req.params.video_id ?? '');
@@ -31,32 +38,39 @@ export function registerMediaRoutes(ctx: AppContext): void {
 
   const file =
     (pick: (v: Video) => string | null, what: string): RequestHandler =>
-    (req, res, next) => {
+    async (req, res, next) => {
       const video = authorize(req);
       const name = pick(video);
       if (!name) throw notFound(`This video has no ${what}.`, `${what}_not_found`);
-      send(res, next, videoDir(config.dataDir, video.id), name, what);
+      await send(req, res, next, store, videoKey(video.id, name), what);
     };
 
   app.get('/media/videos/:video_id/video', file((v) => v.videoFile, 'video'));
   app.get('/media/videos/:video_id/thumbnail', file((v) => v.thumbnailFile, 'thumbnail'));
   app.get('/media/videos/:video_id/subtitles', file((v) => v.subtitleFile, 'subtitles'));
-  app.get('/media/videos/:video_id/frames/:file', (req, res, next) => {
+  app.get('/media/videos/:video_id/frames/:file', async (req, res, next) => {
     const video = authorize(req);
     const name = String(req.params.file ?? '');
     if (!FRAME_FILE_RE.test(name) && name !== FRAMES_JSON && name !== FRAMES_CSV) throw badRequest('This is not a frame file name.', undefined, 'invalid_frame_file');
-    send(res, next, framesDir(config.dataDir, video.id), name, 'frame');
+    await send(req, res, next, store, frameKey(video.id, name), 'frame');
   });
 }
 
-function send(res: Response, next: NextFunction, root: string, name: string, what: string): void {
+// media of a video only changes when it is downloaded or extracted again
+const CACHE_CONTROL = 'private, max-age=300';
+
+async function send(req: Request, res: Response, next: NextFunction, store: MediaStore, key: string, what: string): Promise<void> {
+  const file = store.localPath(key);
+  if (!file) {
+    if (!(await streamFromStore(req, res, store, key, CACHE_CONTROL))) throw notFound(`The ${what} file is missing.`, `${what}_not_found`);
+    return;
+  }
   res.sendFile(
-    name,
+    path.basename(file),
     {
-      root,
+      root: path.dirname(file),
       dotfiles: 'deny',
-      // media of a video only changes when it is downloaded or extracted again
-      headers: { 'Cache-Control': 'private, max-age=300' },
+      headers: { 'Cache-Control': CACHE_CONTROL },
     },
     (err?: Error & { status?: number; code?: string }) => {
       if (!err || res.headersSent) return;

@@ -149,7 +149,7 @@ describe('sample import on start', () => {
     expect(again.db.firstSync('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 0 });
     expect(again.db.firstSync('SELECT COUNT(*) AS n FROM review_questions')).toEqual({ n: 0 });
     expect(fs.existsSync(videoDir(again))).toBe(false);
-    expect(importSample(again.db, again.dataDir)).toMatchObject({ video_id: ID, deleted: true, copied: false, inserted: false });
+    expect(await importSample(again.db, again.dataDir)).toMatchObject({ video_id: ID, deleted: true, copied: false, inserted: false });
     expect(fs.existsSync(videoDir(again))).toBe(false);
   });
 
@@ -177,7 +177,7 @@ describe('sample import on start', () => {
     const before = snapshot(t);
     const again = await restart(t);
     expect(snapshot(again)).toEqual(before);
-    expect(importSample(again.db, again.dataDir)).toEqual({ video_id: ID, deleted: false, assigned_to: null, copied: false, inserted: false, questions: null });
+    expect(await importSample(again.db, again.dataDir)).toEqual({ video_id: ID, deleted: false, assigned_to: null, copied: false, inserted: false, questions: null });
     expect(snapshot(again)).toEqual(before);
   });
 
@@ -211,7 +211,7 @@ describe('sample import on start', () => {
     fs.cpSync(SAMPLE_DIR, broken, { recursive: true });
     fs.appendFileSync(path.join(broken, 'media', manifest.files.subtitles), '\nextra\n');
     const t = await start({ SAMPLE_IMPORT: 'false' });
-    expect(() => importSample(t.db, t.dataDir, broken)).toThrow(/does not match/);
+    await expect(importSample(t.db, t.dataDir, broken)).rejects.toThrow(/does not match/);
     expect(fs.existsSync(videoDir(t))).toBe(false);
     expect(fs.readdirSync(path.join(t.dataDir, 'videos'))).toEqual([]);
     expect(t.db.firstSync('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 0 });
@@ -225,7 +225,7 @@ describe('sample import on start', () => {
     bad.segments[0].questions[0].question_type = 'riddle';
     fs.writeFileSync(path.join(broken, 'questions.json'), JSON.stringify(bad));
     const t = await start({ SAMPLE_IMPORT: 'false' });
-    expect(() => importSample(t.db, t.dataDir, broken)).toThrow(/Invalid reviewed questions/);
+    await expect(importSample(t.db, t.dataDir, broken)).rejects.toThrow(/Invalid reviewed questions/);
     expect(t.db.firstSync('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 0 });
     expect(t.db.firstSync('SELECT COUNT(*) AS n FROM review_questions')).toEqual({ n: 0 });
   });

@@ -6,6 +6,7 @@ import { createFamily, loginAdmin, loginChild, loginExpert, startTestApp, type A
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import { makeClip, makeDash, makeTsNamedMp4, probe, writeVideoPage, writeVtt } from '../fixtures/media.js';
 import { readFrameManifest } from '../../src/pipeline/frames.js';
+import { mediaStore } from '../../src/storage/index.js';
 
 /**
  * The real yt-dlp and ffmpeg against fixtures made here and served on 127.0.0.1 (allowed through
@@ -170,7 +171,7 @@ describe('downloaded → frames → lists → expert claim → child', () => {
     const framesDir = path.join(t.dataDir, 'videos', id, 'frames');
     expect(frames.body).toMatchObject({ success: true, video_id: id, output_dir: framesDir, count: 4 });
     expect(frames.body.files[0]).toBe(path.join(framesDir, 'frame_00000.jpg'));
-    const manifest = readFrameManifest(t.dataDir, id)!;
+    const manifest = (await readFrameManifest(mediaStore(t.config), id))!;
     expect(manifest.frames.map((f) => f.subtitle)).toEqual(['The bunny hops', 'The bunny hops', 'The pig eats an apple', 'The pig eats an apple']);
 
     const list = await admin.get('/api/admin/videos');

@@ -6,6 +6,7 @@ import { createFamily, loginAdmin, loginChild, loginExpert, startTestApp, type A
 import { frameHalfMeans, makeClockVideo, writeVtt } from '../fixtures/media.js';
 import { addVideo } from '../fixtures/videos.js';
 import { frameManifestSchema, readFrameManifest } from '../../src/pipeline/frames.js';
+import { mediaStore } from '../../src/storage/index.js';
 
 /** POST /api/frames/{video_id} and the frame media route, with the real ffmpeg. */
 let tmp: string;
@@ -45,7 +46,7 @@ describe('POST /api/frames/{video_id}', () => {
     expect(frameCount()).toBe(60);
 
     const json = JSON.parse(fs.readFileSync(path.join(framesDir(), 'frames.json'), 'utf8'));
-    expect(frameManifestSchema.parse(json)).toEqual(readFrameManifest(t.dataDir, 'clock'));
+    expect(frameManifestSchema.parse(json)).toEqual(await readFrameManifest(mediaStore(t.config), 'clock'));
     expect(json.count).toBe(60);
     expect(json.frames[0]).toEqual({ frame: 0, timestamp: 0, time: '00:00:00', file: 'frame_00000.jpg', subtitle: 'The bunny wakes up' });
     expect(json.frames[3].subtitle).toBe('');
