@@ -9,14 +9,19 @@
 import path from 'node:path';
 import { ConfigError, loadConfig, readEnv } from '../config.js';
 import { BackupError, backupDataDir, listBackups, portInUse, restoreDataDir } from './backup.service.js';
+import { createMediaStore } from '../storage/index.js';
+import { VIDEOS_PREFIX } from '../storage/keys.js';
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const config = loadConfig(readEnv(process.env));
   if (command === 'backup') {
-    const r = await backupDataDir(config.dataDir, config.backupDir, { media: !rest.includes('--no-media') });
+    // with S3_BUCKET the media are in the bucket: not copied (the manifest and this line say why)
+    const mediaBucket = config.S3_BUCKET ? createMediaStore(config).location(VIDEOS_PREFIX) : undefined;
+    const r = await backupDataDir(config.dataDir, config.backupDir, { media: !rest.includes('--no-media'), mediaBucket });
     const counts = Object.entries(r.manifest.counts).map(([k, v]) => `${k} ${v}`).join(', ');
     process.stderr.write(`Backup written to ${r.dir} (${(r.bytes / 1024 / 1024).toFixed(1)} MB${r.manifest.media ? ', media included' : ', no media'}): ${counts}\n`);
+    if (r.manifest.media_note) process.stderr.write(`Note: ${r.manifest.media_note}.\n`);
     return 0;
   }
   if (command === 'restore') {

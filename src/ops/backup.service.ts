@@ -6,7 +6,10 @@ import BetterSqlite3 from 'better-sqlite3';
 /**
  * Backups of a data folder: the SQLite file through SQLite's online backup API (a consistent
  * copy while the service keeps running and writing), the server secret (without it the stored
- * access codes can be neither checked nor shown again), and optionally the media folder.
+ * access codes can be neither checked nor shown again), and optionally the media folder. With
+ * media in an S3 bucket (S3_BUCKET) the media are not copied: the bucket's own versioning and
+ * replication are the tool for them (a copy of a district's videos on one disk would be neither
+ * small nor the right place), and the manifest says so.
  * A backup is written to `<BACKUP_DIR>/<UTC time>.partial/` and renamed when complete, so a
  * folder without `.partial` is always whole.
  */
@@ -24,6 +27,8 @@ export interface BackupManifest {
   created_at: string;
   schema_version: number;
   media: boolean;
+  /** why media were left out although asked for (they live in a bucket) */
+  media_note?: string;
   secret: boolean;
   counts: Record<string, number>;
 }
@@ -34,7 +39,11 @@ export interface BackupResult {
   bytes: number;
 }
 
-export async function backupDataDir(dataDir: string, backupDir: string, opts: { media: boolean; now?: Date }): Promise<BackupResult> {
+export async function backupDataDir(
+  dataDir: string,
+  backupDir: string,
+  opts: { media: boolean; now?: Date; /** where the media live when not in dataDir (s3://bucket/prefix/) */ mediaBucket?: string },
+): Promise<BackupResult> {
   const source = path.join(dataDir, DB_FILE);
   if (!fs.existsSync(source)) throw new BackupError(`No database at ${source}: nothing to back up.`);
   fs.mkdirSync(backupDir, { recursive: true, mode: 0o700 });
@@ -52,9 +61,13 @@ export async function backupDataDir(dataDir: string, backupDir: string, opts: { 
     const secret = fs.existsSync(path.join(dataDir, SECRET_FILE));
     if (secret) fs.copyFileSync(path.join(dataDir, SECRET_FILE), path.join(partial, SECRET_FILE));
     if (secret) fs.chmodSync(path.join(partial, SECRET_FILE), 0o600);
-    const media = opts.media && fs.existsSync(path.join(dataDir, MEDIA_DIR));
+    const media = opts.media && !opts.mediaBucket && fs.existsSync(path.join(dataDir, MEDIA_DIR));
     if (media) fs.cpSync(path.join(dataDir, MEDIA_DIR), path.join(partial, MEDIA_DIR), { recursive: true, filter: (src) => !path.basename(src).startsWith('.') });
-    const manifest: BackupManifest = { created_at: new Date().toISOString(), ...inspect(path.join(partial, DB_FILE)), media, secret };
+    const note =
+      opts.media && opts.mediaBucket
+        ? `media not copied: they live in ${opts.mediaBucket}; protect them with the bucket's versioning and replication`
+        : undefined;
+    const manifest: BackupManifest = { created_at: new Date().toISOString(), ...inspect(path.join(partial, DB_FILE)), media, ...(note ? { media_note: note } : {}), secret };
     fs.writeFileSync(path.join(partial, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
     const dir = path.join(backupDir, name);
     fs.renameSync(partial, dir);
