@@ -4,6 +4,7 @@ import { assertChildAccess } from '../accounts/access.js';
 import { childIdSchema } from '../http/ids.js';
 import type { Auth } from '../http/session.js';
 import { adminItem, kidsItem, libraryItem, listItem, loadQuestionCounts } from './library.service.js';
+import { mediaStore } from '../storage/index.js';
 import { listVideos } from './videos.repository.js';
 import { adminVideosResponse, kidsVideoItem, kidsVideosResponse, libraryVideo, queryBool, videosListResponse } from './videos.schema.js';
 
@@ -28,7 +29,7 @@ export function registerLibraryRoutes(ctx: AppContext): void {
     },
     ({ query }) => {
       const counts = loadQuestionCounts(db);
-      const videos = listVideos(db, { withFramesOnly: !query.include_without_frames }).map((v) => adminItem(v, counts, config.dataDir));
+      const videos = listVideos(db, { withFramesOnly: !query.include_without_frames }).map((v) => adminItem(v, counts, config.dataDir, mediaStore(config)));
       return { success: true, count: videos.length, videos, message: videos.length === 0 ? 'No videos yet.' : `${videos.length} video(s).` };
     },
   );

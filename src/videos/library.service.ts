@@ -1,5 +1,7 @@
 import type { Db } from '../db/database.js';
-import { framesDir } from '../pipeline/paths.js';
+import type { MediaStore } from '../storage/media-store.js';
+import { LocalMediaStore } from '../storage/local.store.js';
+import { framesPrefix } from '../storage/keys.js';
 import { formatDuration } from '../pipeline/subtitles.js';
 import { questionCountsByVideo, questionFilePath } from '../questions/counts.js';
 import type { z } from 'zod';
@@ -18,7 +20,8 @@ export const loadQuestionCounts = (db: Db): QuestionCounts => questionCountsByVi
 
 const countsOf = (counts: QuestionCounts, id: string) => counts.get(id) ?? { generated: 0, final: 0 };
 
-export function adminItem(v: Video, counts: QuestionCounts, dataDir: string): z.infer<typeof adminVideoItem> {
+/** `frames_dir` says where the frames are: a folder under DATA_DIR, or s3://bucket/…/frames/ with S3_BUCKET. */
+export function adminItem(v: Video, counts: QuestionCounts, dataDir: string, store: MediaStore = new LocalMediaStore(dataDir)): z.infer<typeof adminVideoItem> {
   const c = countsOf(counts, v.id);
   return {
     video_id: v.id,
@@ -28,7 +31,7 @@ export function adminItem(v: Video, counts: QuestionCounts, dataDir: string): z.
     has_frames: v.frameCount > 0,
     frame_count: v.frameCount,
     has_questions: c.generated + c.final > 0,
-    frames_dir: v.frameCount > 0 ? framesDir(dataDir, v.id) : '',
+    frames_dir: v.frameCount > 0 ? store.location(framesPrefix(v.id)) : '',
     question_file: questionFilePath(dataDir, v.id) ?? '',
   };
 }
