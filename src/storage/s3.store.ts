@@ -14,6 +14,7 @@ import {
   type GetObjectCommandOutput,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { serviceUnavailable } from '../http/errors.js';
 import { assertKey, assertPrefix, contentTypeOf, RangeNotSatisfiable, type ByteRange, type MediaRead, type MediaStat, type MediaStore } from './media-store.js';
 
 export interface S3StoreOptions {
@@ -37,6 +38,17 @@ const status = (err: unknown) => (err as S3Error).$metadata?.httpStatusCode;
 const isMissing = (err: unknown) => status(err) === 404 || ['NoSuchKey', 'NotFound'].includes((err as S3Error).name);
 
 /**
+ * A bucket that cannot be reached or refuses us (network, credentials, 5xx) is a 503 with a
+ * stable code for every caller (media routes, frames, generation), never a 500; "no such key"
+ * (404) and "range not satisfiable" (416) pass through for the store's own handling.
+ */
+function unavailable(err: unknown): unknown {
+  if (isMissing(err) || status(err) === 416) return err;
+  const why = (err as S3Error).name && (err as S3Error).name !== 'Error' ? `${(err as S3Error).name}: ${(err as Error).message}` : (err as Error).message;
+  return serviceUnavailable(`The media storage (S3 bucket) could not be used: ${why}`, 'storage_unavailable');
+}
+
+/**
  * Media in an S3-compatible bucket through the AWS SDK v3. Credentials come from the SDK's usual
  * chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, a profile, an instance role). Videos go up with
  * lib-storage's Upload (multipart for big files, so a 1 GB video never sits in memory).
@@ -46,6 +58,23 @@ export class S3MediaStore implements MediaStore {
   readonly client: S3Client;
   readonly bucket: string;
   private readonly prefix: string;
+
+  /** client.send with the errors mapped by unavailable() */
+  private readonly send = (async (command: never) => {
+    try {
+      return await this.client.send(command);
+    } catch (err) {
+      throw unavailable(err);
+    }
+  }) as S3Client['send'];
+
+  private async guard<T>(p: Promise<T>): Promise<T> {
+    try {
+      return await p;
+    } catch (err) {
+      throw unavailable(err);
+    }
+  }
 
   constructor(o: S3StoreOptions) {
     this.client = new S3Client({ region: o.region, ...(o.endpoint ? { endpoint: o.endpoint } : {}), forcePathStyle: o.forcePathStyle });
@@ -65,18 +94,18 @@ export class S3MediaStore implements MediaStore {
       queueSize: UPLOAD_QUEUE,
       leavePartsOnError: false,
     });
-    await upload.done();
+    await this.guard(upload.done());
     if (opts.move) fs.rmSync(file, { force: true });
   }
 
   async putBuffer(key: string, data: Buffer | string): Promise<void> {
     const body = typeof data === 'string' ? Buffer.from(data) : data;
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.full(key), Body: body, ContentType: contentTypeOf(key) }));
+    await this.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.full(key), Body: body, ContentType: contentTypeOf(key) }));
   }
 
   private async get(key: string, range?: ByteRange): Promise<GetObjectCommandOutput | null> {
     try {
-      return await this.client.send(
+      return await this.send(
         new GetObjectCommand({ Bucket: this.bucket, Key: this.full(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
       );
     } catch (err) {
@@ -95,7 +124,7 @@ export class S3MediaStore implements MediaStore {
     if (!r) return false;
     const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${crypto.randomBytes(6).toString('hex')}.tmp`);
     try {
-      await pipeline(r.Body as Readable, fs.createWriteStream(tmp));
+      await this.guard(pipeline(r.Body as Readable, fs.createWriteStream(tmp)));
       fs.renameSync(tmp, file);
     } catch (err) {
       fs.rmSync(tmp, { force: true });
@@ -106,7 +135,7 @@ export class S3MediaStore implements MediaStore {
 
   async stat(key: string): Promise<MediaStat | null> {
     try {
-      const h = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.full(key) }));
+      const h = await this.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.full(key) }));
       return { size: h.ContentLength ?? 0, etag: h.ETag, lastModified: h.LastModified };
     } catch (err) {
       if (isMissing(err)) return null;
@@ -142,7 +171,7 @@ export class S3MediaStore implements MediaStore {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.full(key) }));
+    await this.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.full(key) }));
   }
 
   async deletePrefix(prefix: string): Promise<number> {
@@ -154,9 +183,7 @@ export class S3MediaStore implements MediaStore {
   private async deleteKeys(keys: readonly string[]): Promise<void> {
     for (let i = 0; i < keys.length; i += 1000) {
       const chunk = keys.slice(i, i + 1000);
-      const r = await this.client.send(
-        new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: chunk.map((k) => ({ Key: this.full(k) })), Quiet: true } }),
-      );
+      const r = await this.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: chunk.map((k) => ({ Key: this.full(k) })), Quiet: true } }));
       if (r.Errors?.length) throw new Error(`could not delete ${r.Errors.length} objects, e.g. ${r.Errors[0]!.Key}: ${r.Errors[0]!.Message}`);
     }
   }
@@ -166,7 +193,7 @@ export class S3MediaStore implements MediaStore {
     const out: string[] = [];
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: full, ContinuationToken: token }));
+      const page = await this.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: full, ContinuationToken: token }));
       for (const o of page.Contents ?? []) if (o.Key) out.push(o.Key.slice(this.prefix.length));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);

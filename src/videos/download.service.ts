@@ -7,6 +7,7 @@ import type { Logger } from '../logger.js';
 import { VIDEO_ID_RE } from '../http/ids.js';
 import { checkDownloadUrl, URL_HINT } from '../pipeline/download-url.js';
 import { removeQuietly, tempSibling, writeAtomic } from '../pipeline/files.js';
+import { AppError } from '../http/errors.js';
 import { BinaryMissingError, ProcessError } from '../pipeline/process-runner.js';
 import { ensurePlayableMp4, makeThumbnail, type MediaTools } from '../pipeline/media.js';
 import { videosRoot } from '../pipeline/paths.js';
@@ -160,8 +161,14 @@ async function finishDownload(deps: DownloadDeps, tools: MediaTools, id: string,
   const store = mediaStore(config);
   const previous = getVideo(db, id);
   const names = fs.readdirSync(staged);
-  for (const name of names) await store.putFile(videoKey(id, name), path.join(staged, name), { move: true });
-  if (previous?.subtitleFile && previous.subtitleFile !== subtitleName) await store.delete(videoKey(id, previous.subtitleFile));
+  try {
+    for (const name of names) await store.putFile(videoKey(id, name), path.join(staged, name), { move: true });
+    if (previous?.subtitleFile && previous.subtitleFile !== subtitleName) await store.delete(videoKey(id, previous.subtitleFile));
+  } catch (err) {
+    // the bucket is unreachable (503 storage_unavailable): a failed download like any other, its temp folder removed
+    if (!(err instanceof AppError)) throw err;
+    throw new DownloadFailure(classified('download_failed', `The video was downloaded but could not be stored: ${err.message}`), dl.authSource, dl.playerClients);
+  }
   const thumbnailName = names.includes('thumbnail.jpg') ? 'thumbnail.jpg' : null;
   saveDownloaded(db, {
     id,

@@ -72,7 +72,7 @@ export function registerPipelineRoutes(ctx: AppContext): void {
         404: 'unknown video, or its file is missing',
         409: 'the video is still downloading, or frames are already being extracted; job_cancelled: the job was cancelled',
         422: 'ffmpeg could not read the video',
-        503: 'ffmpeg is not installed; job_cancelled: the server shut down; queue_full, shutting_down',
+        503: 'ffmpeg is not installed; storage_unavailable: the media bucket cannot be reached; job_cancelled: the server shut down; queue_full, shutting_down',
       },
     },
     async ({ params }, req, res) => {

@@ -131,7 +131,10 @@ describe('media in an S3 bucket', () => {
     ]);
     expect(await t.db.first('SELECT frame_count FROM videos WHERE id = ?', [videoId])).toEqual({ frame_count: 4 });
     const listed = await admin.get('/api/admin/videos');
-    expect(listed.body.videos.find((v: { video_id: string }) => v.video_id === videoId)).toMatchObject({ has_frames: true, frames_dir: `s3://${s3.bucket}/videos/${videoId}/frames/` });
+    expect(listed.body.videos.find((v: { video_id: string }) => v.video_id === videoId)).toMatchObject({
+      has_frames: true,
+      frames_dir: `s3://${s3.bucket}/videos/${videoId}/frames/`,
+    });
     expect(dataDirFiles().filter((f) => !f.endsWith('questions.json'))).toEqual([]);
   });
 
