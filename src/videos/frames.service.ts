@@ -6,7 +6,7 @@ import type { Logger } from '../logger.js';
 import { conflict, notFound, serviceUnavailable, AppError } from '../http/errors.js';
 import { removeQuietly, tempSibling } from '../pipeline/files.js';
 import { buildManifest, runFrameExtraction, writeManifests, type FrameManifest } from '../pipeline/frames.js';
-import { FRAMES_CSV, FRAMES_JSON, videosRoot } from '../pipeline/paths.js';
+import { FRAMES_CSV, FRAMES_JSON, videoDir } from '../pipeline/paths.js';
 import { mediaStore, type MediaStore } from '../storage/index.js';
 import { frameKey, framesPrefix, videoKey } from '../storage/keys.js';
 import { BinaryMissingError, ProcessError } from '../pipeline/process-runner.js';
@@ -34,7 +34,7 @@ export interface FrameExtraction {
 /**
  * Extracts a downloaded video's frames (1 per second, frame k at t = k s) with the subtitle text
  * of each second, for any caller (the route, the sample import, generation). ffmpeg works in a
- * temp folder (`videos/.incoming-frames-*`, with a copy of the video when it lives in a bucket),
+ * temp folder (`videos/<id>/.frames.work-*` under DATA_DIR, with a copy of the video when it lives in a bucket),
  * then the media store replaces `frames/` with it (on disk one rename swap, so a reader sees the
  * old set or the new one; in a bucket the manifests are written last). The old set is kept if
  * anything fails, and the temp folder is removed on success, failure and cancel.
@@ -53,7 +53,9 @@ export async function extractFrames(deps: FrameDeps, videoId: string): Promise<F
       'video_busy',
     );
   }
-  const workDir = tempSibling(path.join(videosRoot(config.dataDir), '.incoming'), 'frames');
+  // inside the video's own local folder (as before the media store), swept at start like any `.frames*`
+  const localDir = videoDir(config.dataDir, videoId);
+  const workDir = tempSibling(path.join(localDir, '.frames'), 'work');
   const tmpDir = path.join(workDir, 'frames');
   try {
     fs.mkdirSync(tmpDir, { recursive: true });
@@ -81,6 +83,14 @@ export async function extractFrames(deps: FrameDeps, videoId: string): Promise<F
     throw err;
   } finally {
     removeQuietly(workDir);
+    // with a bucket the local folder held only the temp work: leave no empty folder behind
+    if (store.kind !== 'local') {
+      try {
+        fs.rmdirSync(localDir); // only when empty
+      } catch {
+        // not empty (the questions export) or already gone
+      }
+    }
     releaseLock(db, lock.lock);
   }
 }

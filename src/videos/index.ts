@@ -27,7 +27,7 @@ export function registerVideos(ctx: AppContext): void {
 
 /**
  * No job survives the process (the job queue marks the ones left running failed): forget their locks, drop rows of first downloads that never
- * finished, and sweep temp dirs (downloads and frames in `videos/.incoming*`, older frames temps in
+ * finished, and sweep temp dirs (downloads in `videos/.incoming*`, frames in
  * `videos/<id>/.frames*`). Temp work happens under DATA_DIR even with a bucket, so this sweep
  * covers it; objects a first download may have put before its row was saved are removed too.
  */
