@@ -47,7 +47,7 @@ export function assertOwnProblem(db: Db, auth: Auth, problemId: number): { probl
  * A problem the caller may work on: the managing expert or admin, or a child enrolled in its
  * class (403 otherwise, also for a child of another family).
  */
-export function assertProblemForWork(db: Db, auth: Auth, problemId: number): { problem: Problem; cls: CodeClass; caller: Caller } {
+export async function assertProblemForWork(db: Db, auth: Auth, problemId: number): Promise<{ problem: Problem; cls: CodeClass; caller: Caller }> {
   const caller = callerOf(auth);
   const problem = new ProblemsRepository(db).get(problemId);
   if (!problem) throw notFound(`Problem ${problemId} was not found.`, 'problem_not_found');
@@ -55,7 +55,7 @@ export function assertProblemForWork(db: Db, auth: Auth, problemId: number): { p
   if (caller.role === 'child') {
     const cls = classes.get(problem.class_id)!;
     // the picked profile must still be this family's active child (relinked or deactivated since)
-    assertChildAccess(db, auth, caller.childId!);
+    await assertChildAccess(db, auth, caller.childId!);
     if (!classes.isEnrolled(problem.class_id, caller.childId!)) {
       throw forbidden('This problem is for another class.', 'not_enrolled');
     }

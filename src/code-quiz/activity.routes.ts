@@ -24,13 +24,13 @@ export function registerActivityRoutes(ctx: AppContext): void {
   const problems = new ProblemsRepository(db);
   const allChildren = new ChildrenRepository(db);
 
-  const names = (classId: number) => {
+  const names = async (classId: number, childIds: (string | null)[]) => {
     const children = new Map(classes.enrolled(classId).map((c) => [c.child_id, c.first_name]));
+    // a child who has left the class since (runs and hints stay for the teacher)
+    for (const id of childIds) if (id && !children.has(id)) children.set(id, (await allChildren.get(id))?.first_name ?? '');
     const titles = new Map(problems.listByClasses([classId]).map((p) => [p.problem_id, p.title]));
-    return { child: (id: string | null) => (id ? (children.get(id) ?? childName(id)) : null), title: (id: number | null) => (id ? (titles.get(id) ?? '') : null) };
+    return { child: (id: string | null) => (id ? (children.get(id) ?? '') : null), title: (id: number | null) => (id ? (titles.get(id) ?? '') : null) };
   };
-  // a child who has left the class since (runs and hints stay for the teacher)
-  const childName = (id: string) => allChildren.get(id)?.first_name ?? '';
 
   api.route(
     {
@@ -43,10 +43,11 @@ export function registerActivityRoutes(ctx: AppContext): void {
       query: activityQuery,
       errors: { 403: "another expert's class", 404: 'unknown class' },
     },
-    ({ params, query, auth }) => {
+    async ({ params, query, auth }) => {
       const cls = assertOwnClass(db, auth, params.class_id);
-      const n = names(cls.class_id);
-      const events = activity.suggestionEvents(cls.class_id, query.limit ?? 200).map((e) => eventView(e, n));
+      const rows = activity.suggestionEvents(cls.class_id, query.limit ?? 200);
+      const n = await names(cls.class_id, rows.map((e) => e.child_id));
+      const events = rows.map((e) => eventView(e, n));
       return { success: true, class_id: cls.class_id, events, misconceptions: misconceptions(events) };
     },
   );
@@ -62,10 +63,11 @@ export function registerActivityRoutes(ctx: AppContext): void {
       query: activityQuery,
       errors: { 403: "another expert's class", 404: 'unknown class' },
     },
-    ({ params, query, auth }) => {
+    async ({ params, query, auth }) => {
       const cls = assertOwnClass(db, auth, params.class_id);
-      const n = names(cls.class_id);
-      const runs = activity.runs(cls.class_id, query.limit ?? 200).map((r) => runView(r, n));
+      const rows = activity.runs(cls.class_id, query.limit ?? 200);
+      const n = await names(cls.class_id, rows.map((r) => r.child_id));
+      const runs = rows.map((r) => runView(r, n));
       return { success: true, class_id: cls.class_id, runs };
     },
   );

@@ -41,13 +41,13 @@ export function registerClassRoutes(ctx: AppContext): void {
       tags: ['Code quiz'],
       access: ['expert', 'admin'],
     },
-    ({ auth }) => ({
+    async ({ auth }) => ({
       success: true,
       classes: classes.list(auth.role === 'expert' ? auth.expertId : undefined).map(view),
       // the children the expert may enrol (the admin enrols through the class's own expert's list)
       my_children:
         auth.role === 'expert'
-          ? new ChildrenRepository(db).list({ expertId: auth.expertId, includeInactive: false }).map((c) => ({ child_id: c.child_id, first_name: c.first_name, last_name: c.last_name }))
+          ? (await new ChildrenRepository(db).list({ expertId: auth.expertId, includeInactive: false })).map((c) => ({ child_id: c.child_id, first_name: c.first_name, last_name: c.last_name }))
           : [],
     }),
   );
@@ -97,9 +97,9 @@ export function registerClassRoutes(ctx: AppContext): void {
       body: enrolmentBody,
       errors: { 403: "another expert's class or child", 404: 'unknown class or child' },
     },
-    ({ params, body, auth }) => {
+    async ({ params, body, auth }) => {
       const cls = assertOwnClass(db, auth, params.class_id);
-      const child = assertChildAccess(db, auth, body.child_id);
+      const child = await assertChildAccess(db, auth, body.child_id);
       // the admin may act on every child, but a class only takes its own expert's children
       if (child.expert_id !== cls.expert_id) throw forbidden("This child belongs to another teacher's family.", 'child_not_yours');
       const enrolled = classes.enrol(cls.class_id, child.id);

@@ -36,11 +36,12 @@ export function registerDemoClass(ctx: AppContext, runner: CodeRunner): void {
       const health = await runner.health();
       if (!health.ok) return log.warn({ error_code: health.code }, 'demo coding class not created: the sandbox is unavailable');
       const fields = await checkedProblemFields(runner, DEMO_PROBLEM, log);
+      const demoChildren = await new ChildrenRepository(db).list({ expertId: 'demo', includeInactive: false });
       db.transactionSync(() => {
         if (db.firstSync('SELECT 1 FROM code_quiz_demo') || !db.firstSync("SELECT 1 FROM experts WHERE id = 'demo'")) return;
         const classes = new ClassesRepository(db);
         const cls = classes.create('demo', 'Demo coding club', 'A first coding puzzle for the demo family.');
-        for (const c of new ChildrenRepository(db).list({ expertId: 'demo', includeInactive: false })) classes.enrol(cls.class_id, c.child_id);
+        for (const c of demoChildren) classes.enrol(cls.class_id, c.child_id);
         new ProblemsRepository(db).create(cls.class_id, fields);
         db.runSync('INSERT INTO code_quiz_demo (id, class_id) VALUES (1, ?)', [cls.class_id]);
         log.info({ class_id: cls.class_id }, 'demo coding class created');

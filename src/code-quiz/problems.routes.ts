@@ -115,8 +115,8 @@ export function registerProblemRoutes(ctx: AppContext, runner: CodeRunner): void
       params: learnerChildParams,
       errors: { 403: "another family's child", 404: 'unknown child' },
     },
-    ({ params, auth }) => {
-      assertChildAccess(db, auth, params.child_id);
+    async ({ params, auth }) => {
+      await assertChildAccess(db, auth, params.child_id);
       const classIds = classes.classIdsOfChild(params.child_id);
       const names = new Map(classIds.map((id) => [id, classes.get(id)!.name]));
       const progress = activity.childProgress(params.child_id);
@@ -141,8 +141,8 @@ export function registerProblemRoutes(ctx: AppContext, runner: CodeRunner): void
       params: problemParams,
       errors: { 403: 'not enrolled in its class', 404: 'unknown problem' },
     },
-    ({ params, auth }) => {
-      const { problem, cls, caller } = assertProblemForWork(db, auth, params.problem_id);
+    async ({ params, auth }) => {
+      const { problem, cls, caller } = await assertProblemForWork(db, auth, params.problem_id);
       const progress = caller.childId ? activity.childProgress(caller.childId).get(problem.problem_id) : undefined;
       return { success: true, problem: learnerProblemView(problem, cls.name, progress) };
     },

@@ -52,7 +52,7 @@ export function registerWorkRoutes(ctx: AppContext, deps: WorkDeps): void {
     },
     async ({ body, auth }, _req, res) => {
       const caller = callerOf(auth);
-      const work = body.problemId === undefined ? undefined : assertProblemForWork(db, auth, body.problemId);
+      const work = body.problemId === undefined ? undefined : await assertProblemForWork(db, auth, body.problemId);
       takeCall(principalKey(auth));
       await assertRunnerReady(runner);
       return runForCaller(runner, activity, {
@@ -84,7 +84,7 @@ export function registerWorkRoutes(ctx: AppContext, deps: WorkDeps): void {
       },
     },
     async ({ body, auth }, _req, res) => {
-      const { problem, cls, caller } = assertProblemForWork(db, auth, body.problemId);
+      const { problem, cls, caller } = await assertProblemForWork(db, auth, body.problemId);
       if (problem.language !== body.language) {
         throw badRequest(`This problem is written in ${problem.language}, not ${body.language}.`, undefined, 'language_mismatch');
       }

@@ -20,8 +20,8 @@ export function registerReportRoutes(ctx: AppContext): void {
       query: reportQuery,
       errors: { 403: "another family's child", 404: 'unknown child' },
     },
-    ({ params, query, auth }) => {
-      assertChildAccess(db, auth, params.child_id);
+    async ({ params, query, auth }) => {
+      await assertChildAccess(db, auth, params.child_id);
       const [child] = loadChildren(db, { childId: params.child_id });
       return { success: true, ...buildChildReport(db, child!, { videoId: query.video_id, mode: query.mode }) };
     },
@@ -38,8 +38,8 @@ export function registerReportRoutes(ctx: AppContext): void {
       query: reportQuery,
       errors: { 404: 'unknown child' },
     },
-    ({ params, query, auth }) => {
-      assertChildAccess(db, auth, params.child_id);
+    async ({ params, query, auth }) => {
+      await assertChildAccess(db, auth, params.child_id);
       const [child] = loadChildren(db, { childId: params.child_id });
       return { success: true, ...buildChildReport(db, child!, { videoId: query.video_id, mode: query.mode }, { includeAttempts: true }) };
     },
@@ -55,7 +55,7 @@ export function registerReportRoutes(ctx: AppContext): void {
       query: expertReportQuery,
       errors: { 403: "a child of another expert", 404: 'unknown child or expert' },
     },
-    ({ query, auth }) => {
+    async ({ query, auth }) => {
       let expertId: string | null = null;
       if (auth.role === 'expert') expertId = auth.expertId;
       else if (query.expert_id) {
@@ -66,7 +66,7 @@ export function registerReportRoutes(ctx: AppContext): void {
       }
       let children: ChildRow[];
       if (query.child_id) {
-        const child = assertChildAccess(db, auth, query.child_id);
+        const child = await assertChildAccess(db, auth, query.child_id);
         if (expertId && child.expert_id !== expertId) children = [];
         else children = loadChildren(db, { childId: query.child_id });
       } else {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import { conflict, notFound, serviceUnavailable, AppError } from '../http/errors.js';
 import { removeQuietly, tempSibling } from '../pipeline/files.js';
@@ -13,7 +13,7 @@ import { getVideo, releaseLock, setFrameCount, tryLock, type Video } from './vid
 
 export interface FrameDeps {
   config: Config;
-  db: Db;
+  db: Database;
   logger: Logger;
   signal?: AbortSignal;
   /** 0..1 of the video read by ffmpeg */
@@ -39,9 +39,9 @@ export interface FrameExtraction {
 export async function extractFrames(deps: FrameDeps, videoId: string): Promise<FrameExtraction> {
   const { config, db } = deps;
   const log = deps.logger.child({ module: 'frames' });
-  const { video, source } = frameSource(deps, videoId);
+  const { video, source } = await frameSource(deps, videoId);
 
-  const lock = tryLock(db, `video:${videoId}`, 'frames');
+  const lock = await tryLock(db, `video:${videoId}`, 'frames');
   if (!lock.ok) {
     throw conflict(
       lock.heldBy === 'frames' ? 'Frames of this video are already being extracted.' : 'This video is being downloaded; extract frames when it has finished.',
@@ -65,7 +65,7 @@ export async function extractFrames(deps: FrameDeps, videoId: string): Promise<F
 
     if (fs.existsSync(finalDir)) fs.renameSync(finalDir, oldDir);
     fs.renameSync(tmpDir, finalDir);
-    setFrameCount(db, videoId, manifest.count);
+    await setFrameCount(db, videoId, manifest.count);
     log.info({ videoId, count: manifest.count }, 'frames extracted');
     return { videoId, outputDir: finalDir, files: names.map((n) => path.join(finalDir, n)), count: manifest.count, manifest };
   } catch (err) {
@@ -79,7 +79,7 @@ export async function extractFrames(deps: FrameDeps, videoId: string): Promise<F
   } finally {
     removeQuietly(tmpDir);
     removeQuietly(oldDir);
-    releaseLock(db, lock.lock);
+    await releaseLock(db, lock.lock);
   }
 }
 
@@ -87,8 +87,8 @@ export async function extractFrames(deps: FrameDeps, videoId: string): Promise<F
  * The video and its file, or the AppError that says why frames cannot be extracted (also
  * checked before a frames job is queued): 404 unknown video or missing file, 409 still downloading.
  */
-export function frameSource(deps: Pick<FrameDeps, 'config' | 'db'>, videoId: string): { video: Video; source: string } {
-  const video = getVideo(deps.db, videoId);
+export async function frameSource(deps: Pick<FrameDeps, 'config' | 'db'>, videoId: string): Promise<{ video: Video; source: string }> {
+  const video = await getVideo(deps.db, videoId);
   if (!video) throw notFound(`Video ${videoId} was not found.`, 'video_not_found');
   if (video.state !== 'downloaded' || !video.videoFile) throw conflict('This video is still downloading; extract its frames when the download has finished.', 'video_not_ready');
   const source = videoFile(deps.config.dataDir, videoId, video.videoFile);

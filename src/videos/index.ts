@@ -25,10 +25,10 @@ export function registerVideos(ctx: AppContext): void {
  * No job survives the process (the job queue marks the ones left running failed): forget their locks, drop rows of first downloads that never
  * finished, and sweep temp dirs (downloads in `videos/.incoming*`, frames in `videos/<id>/.frames*`).
  */
-function recoverAfterRestart(ctx: AppContext): void {
-  clearLocks(ctx.db);
+async function recoverAfterRestart(ctx: AppContext): Promise<void> {
+  await clearLocks(ctx.db);
   const root = videosRoot(ctx.config.dataDir);
-  const interrupted = removeInterruptedDownloads(ctx.db);
+  const interrupted = await removeInterruptedDownloads(ctx.db);
   if (!fs.existsSync(root)) return;
   for (const entry of fs.readdirSync(root, { withFileTypes: true })) {
     if (!entry.isDirectory()) continue;

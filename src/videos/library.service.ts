@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { framesDir } from '../pipeline/paths.js';
 import { formatDuration } from '../pipeline/subtitles.js';
 import { questionCountsByVideo, questionFilePath } from '../questions/counts.js';
@@ -14,7 +14,7 @@ import type { Video } from './videos.repository.js';
  */
 export type QuestionCounts = Map<string, { generated: number; final: number }>;
 
-export const loadQuestionCounts = (db: Db): QuestionCounts => questionCountsByVideo(db);
+export const loadQuestionCounts = async (db: Database): Promise<QuestionCounts> => questionCountsByVideo(db);
 
 const countsOf = (counts: QuestionCounts, id: string) => counts.get(id) ?? { generated: 0, final: 0 };
 

@@ -76,7 +76,7 @@ export function registerPipelineRoutes(ctx: AppContext): void {
       },
     },
     async ({ params }, req, res) => {
-      frameSource(ctx, params.video_id);
+      await frameSource(ctx, params.video_id);
       const busy = await jobs.list({ videoId: params.video_id, active: true, limit: 10 });
       if (busy.length) {
         throw conflict(

@@ -65,7 +65,7 @@ describe('job progress on the admin pages', () => {
     expect(t.db.firstSync('SELECT state, error FROM jobs WHERE id = ?', [jobId])).toEqual({ state: 'cancelled', error: 'Cancelled by the admin.' });
     expect(processesMentioning(t.dataDir).filter((p) => p.cmd.includes('yt-dlp'))).toEqual([]);
 
-    addVideo(t.db, t.dataDir, { id: 'uiframes', videoFile: path.join(root, 'frames.mp4'), duration: 5 });
+    await addVideo(t.db, t.dataDir, { id: 'uiframes', videoFile: path.join(root, 'frames.mp4'), duration: 5 });
     await page.goto('/admin/videos/uiframes');
     await page.getByRole('button', { name: 'Extract frames' }).click();
     await expect.poll(() => page.locator('#frames-state').textContent(), { timeout: 60_000 }).toMatch(/5 frames/);

@@ -92,7 +92,7 @@ describe('a download with Prefer: respond-async, its progress, the queue and can
     expect(ytdlp.length).toBeGreaterThan(0);
 
     // a frames job waits for the only worker
-    addVideo(t.db, t.dataDir, { id: 'framesvid', videoFile: path.join(root, 'frames.mp4'), duration: 4 });
+    await addVideo(t.db, t.dataDir, { id: 'framesvid', videoFile: path.join(root, 'frames.mp4'), duration: 4 });
     const frames = await admin.post('/api/frames/framesvid').set('Prefer', 'respond-async');
     expect(frames.status, JSON.stringify(frames.body)).toBe(202);
     expect((await getJob(frames.body.job_id)).state).toBe('queued');

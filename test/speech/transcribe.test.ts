@@ -128,18 +128,18 @@ describe('POST /api/transcribe with the local recognizer (no key)', () => {
     expect(res.body.text.split(' ')).not.toContain('blue');
   });
 
-  it('gives the recognizer the question, the words around its answer and the video\'s other questions', () => {
+  it('gives the recognizer the question, the words around its answer and the video\'s other questions', async () => {
     const c = t.config;
     const recognizer = new LocalRecognizer({ ffmpegPath: c.FFMPEG_PATH, espeakPath: c.ESPEAK_PATH, pocketsphinxPath: c.POCKETSPHINX_PATH, modelDir: c.POCKETSPHINX_MODEL_DIR, workRoot: scratch, run: runProcess });
     const service = new TranscribeService(c, t.db, recognizer, createLogger('silent'));
-    const asked = service.contextFor({ role: 'admin' }, 'farmvideo01', 3);
+    const asked = await service.contextFor({ role: 'admin' }, 'farmvideo01', 3);
     expect(asked.focus).toEqual(['What color was the barn?', 'blue']);
     expect(asked.neighbours?.broader).toContain('color');
     expect(asked.neighbours?.kin).toEqual(expect.arrayContaining(['red', 'green']));
     // another moment of the video: its questions only raise their words a little, no neighbours
-    const elsewhere = service.contextFor({ role: 'admin' }, 'farmvideo01', 300);
+    const elsewhere = await service.contextFor({ role: 'admin' }, 'farmvideo01', 300);
     expect(elsewhere).toEqual({ focus: [], related: ['What color was the barn?', 'blue'] });
-    expect(service.contextFor({ role: 'admin' }, 'no-such-video', 3)).toEqual({ focus: [], related: [] });
+    expect(await service.contextFor({ role: 'admin' }, 'no-such-video', 3)).toEqual({ focus: [], related: [] });
   });
 
   it('says so when the upload is not readable audio', async () => {
