@@ -11,11 +11,11 @@ import { SAMPLE_DIR, importSample } from './sample.service.js';
  */
 export function registerSample(ctx: AppContext): void {
   const log = ctx.logger.child({ module: 'sample' });
-  ctx.onStart(() => {
+  ctx.onStart(async () => {
     if (!ctx.config.SAMPLE_IMPORT) return;
     try {
       // Accounts start first: on a first start the demo family exists by now and gets the sample.
-      const r = importSample(ctx.db, ctx.config.dataDir, SAMPLE_DIR, ctx.config.DEMO_SEED ? DEMO_EXPERT_ID : null);
+      const r = await importSample(ctx.db, ctx.config.dataDir, SAMPLE_DIR, ctx.config.DEMO_SEED ? DEMO_EXPERT_ID : null);
       if (r.deleted) {
         log.info({ video_id: r.video_id }, 'bundled sample video was deleted by an admin: not re-imported');
       } else if (r.copied || r.inserted) {

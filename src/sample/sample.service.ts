@@ -45,7 +45,7 @@ export function readSampleManifest(sampleDir = SAMPLE_DIR): SampleManifest {
  * and an expert's later edits to the sample's questions and an admin's unassigning survive
  * restarts. No ffmpeg: the files are prebuilt.
  */
-export function importSample(db: Db, dataDir: string, sampleDir = SAMPLE_DIR, assignTo: string | null = null): SampleImportResult {
+export async function importSample(db: Db, dataDir: string, sampleDir = SAMPLE_DIR, assignTo: string | null = null): Promise<SampleImportResult> {
   const manifest = readSampleManifest(sampleDir);
   const id = manifest.video_id;
   const target = safeJoin(dataDir, 'videos', id);
@@ -63,8 +63,8 @@ export function importSample(db: Db, dataDir: string, sampleDir = SAMPLE_DIR, as
 
   if (!db.firstSync('SELECT 1 FROM videos WHERE id = ?', [id])) {
     const payload: unknown = JSON.parse(fs.readFileSync(path.join(sampleDir, 'questions.json'), 'utf8'));
-    db.transactionSync(() => {
-      db.runSync(
+    await db.transaction(async (tx) => {
+      await tx.run(
         `INSERT INTO videos (id, title, duration_seconds, video_file, thumbnail_file, subtitle_file, info_file,
                              frame_count, state, is_sample)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'downloaded', 1)`,
@@ -79,15 +79,15 @@ export function importSample(db: Db, dataDir: string, sampleDir = SAMPLE_DIR, as
           manifest.frame_count,
         ],
       );
-      result.questions = importReviewedQuestions(db, id, payload);
-      if (assignTo && db.firstSync('SELECT 1 FROM experts WHERE id = ?', [assignTo])) {
-        db.runSync('INSERT INTO video_assignments (video_id, expert_id) VALUES (?, ?) ON CONFLICT DO NOTHING', [id, assignTo]);
+      result.questions = await importReviewedQuestions(tx, id, payload);
+      if (assignTo && (await tx.first('SELECT 1 FROM experts WHERE id = ?', [assignTo]))) {
+        await tx.run('INSERT INTO video_assignments (video_id, expert_id) VALUES (?, ?) ON CONFLICT DO NOTHING', [id, assignTo]);
         result.assigned_to = assignTo;
       }
     });
     result.inserted = true;
     // the JSON export (question_file in the admin list) is a copy of the database: written after commit
-    if (result.questions) result.questions.file_path = writeQuestionExport(db, dataDir, id).file_path;
+    if (result.questions) result.questions.file_path = (await writeQuestionExport(db, dataDir, id)).file_path;
   }
   return result;
 }

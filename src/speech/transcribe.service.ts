@@ -99,9 +99,9 @@ export class TranscribeService {
    * video's other final questions (related). A video the caller cannot see, or without
    * final questions, gives no context; it never fails the request.
    */
-  contextFor(auth: Auth, videoId: string | undefined, segmentStart: number | undefined): AnswerContext {
-    if (!videoId || !canSeeVideo(this.db, auth, videoId)) return EMPTY_CONTEXT;
-    const segments = finalQuestions(this.db, videoId, null);
+  async contextFor(auth: Auth, videoId: string | undefined, segmentStart: number | undefined): Promise<AnswerContext> {
+    if (!videoId || !(await canSeeVideo(this.db, auth, videoId))) return EMPTY_CONTEXT;
+    const segments = await finalQuestions(this.db, videoId, null);
     const focus: string[] = [];
     const related: string[] = [];
     const answers: string[] = [];

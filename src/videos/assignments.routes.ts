@@ -22,8 +22,8 @@ export function registerAssignmentRoutes(ctx: AppContext): void {
     return v;
   };
   /** A listing as the expert sees it: each video with its question counts and this expert's relation to it. */
-  const expertLibrary = (expertId: string, rows: (expertId: string) => Video[]) => {
-    const counts = loadQuestionCounts(db);
+  const expertLibrary = async (expertId: string, rows: (expertId: string) => Video[]) => {
+    const counts = await loadQuestionCounts(db);
     const rel = { expertId, ...relationsFor(db, expertId) };
     const videos = rows(expertId).map((v) => libraryItem(v, counts, rel));
     return { success: true, count: videos.length, videos };

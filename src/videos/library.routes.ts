@@ -26,8 +26,8 @@ export function registerLibraryRoutes(ctx: AppContext): void {
       query: z.object({ include_without_frames: queryBool }),
       response: adminVideosResponse,
     },
-    ({ query }) => {
-      const counts = loadQuestionCounts(db);
+    async ({ query }) => {
+      const counts = await loadQuestionCounts(db);
       const videos = listVideos(db, { withFramesOnly: !query.include_without_frames }).map((v) => adminItem(v, counts, config.dataDir));
       return { success: true, count: videos.length, videos, message: videos.length === 0 ? 'No videos yet.' : `${videos.length} video(s).` };
     },
@@ -42,8 +42,8 @@ export function registerLibraryRoutes(ctx: AppContext): void {
       access: ['admin', 'expert'],
       response: videosListResponse,
     },
-    ({ auth }) => {
-      const counts = loadQuestionCounts(db);
+    async ({ auth }) => {
+      const counts = await loadQuestionCounts(db);
       const videos = listVideos(db, visibleTo(auth)).map((v) => listItem(v, counts));
       return { success: true, videos, message: videos.length === 0 ? 'No videos yet.' : `${videos.length} video(s).` };
     },
@@ -81,9 +81,9 @@ export function registerLibraryRoutes(ctx: AppContext): void {
       }),
       errors: { 403: 'the child is not in your family', 404: 'unknown child' },
     },
-    ({ auth, params }) => {
+    async ({ auth, params }) => {
       const child = assertChildAccess(db, auth, params.child_id);
-      const counts = loadQuestionCounts(db);
+      const counts = await loadQuestionCounts(db);
       const videos = listVideos(db, { expertId: child.expert_id }).map((v) => {
         const lib = libraryItem(v, counts);
         return {

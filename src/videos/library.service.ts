@@ -14,7 +14,7 @@ import type { Video } from './videos.repository.js';
  */
 export type QuestionCounts = Map<string, { generated: number; final: number }>;
 
-export const loadQuestionCounts = (db: Db): QuestionCounts => questionCountsByVideo(db);
+export const loadQuestionCounts = (db: Db): Promise<QuestionCounts> => questionCountsByVideo(db);
 
 const countsOf = (counts: QuestionCounts, id: string) => counts.get(id) ?? { generated: 0, final: 0 };
 

@@ -84,10 +84,10 @@ describe('sample import on start', () => {
     expect(t.db.firstSync('SELECT COUNT(*) AS n FROM review_segments WHERE video_id = ? AND finalized = 1', [ID])).toEqual({ n: payload.segments.length });
     expect(t.db.firstSync('SELECT COUNT(*) AS n FROM persona_winners WHERE video_id = ?', [ID])).toEqual({ n: payload.segments.length * 3 });
 
-    const base = finalQuestions(t.db, ID, null);
+    const base = await finalQuestions(t.db, ID, null);
     expect(base).toHaveLength(payload.segments.length);
     for (const companion of COMPANIONS) {
-      const served = finalQuestions(t.db, ID, companion);
+      const served = await finalQuestions(t.db, ID, companion);
       expect(served).toHaveLength(payload.segments.length);
       served.forEach((q, i) => {
         const seg = payload.segments[i];
@@ -149,7 +149,7 @@ describe('sample import on start', () => {
     expect(again.db.firstSync('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 0 });
     expect(again.db.firstSync('SELECT COUNT(*) AS n FROM review_questions')).toEqual({ n: 0 });
     expect(fs.existsSync(videoDir(again))).toBe(false);
-    expect(importSample(again.db, again.dataDir)).toMatchObject({ video_id: ID, deleted: true, copied: false, inserted: false });
+    expect(await importSample(again.db, again.dataDir)).toMatchObject({ video_id: ID, deleted: true, copied: false, inserted: false });
     expect(fs.existsSync(videoDir(again))).toBe(false);
   });
 
@@ -177,7 +177,7 @@ describe('sample import on start', () => {
     const before = snapshot(t);
     const again = await restart(t);
     expect(snapshot(again)).toEqual(before);
-    expect(importSample(again.db, again.dataDir)).toEqual({ video_id: ID, deleted: false, assigned_to: null, copied: false, inserted: false, questions: null });
+    expect(await importSample(again.db, again.dataDir)).toEqual({ video_id: ID, deleted: false, assigned_to: null, copied: false, inserted: false, questions: null });
     expect(snapshot(again)).toEqual(before);
   });
 
@@ -195,7 +195,7 @@ describe('sample import on start', () => {
     expect(fs.existsSync(path.join(videoDir(again), manifest.files.frames_dir, 'frame_00003.jpg'))).toBe(true);
     expect(fs.readFileSync(path.join(videoDir(again), 'notes.txt'), 'utf8')).toBe('kept');
     expect(again.db.allSync('SELECT * FROM review_questions ORDER BY id')).toEqual(questions);
-    expect(finalQuestions(again.db, ID, null)[0]!.question).toBe(edited);
+    expect((await finalQuestions(again.db, ID, null))[0]!.question).toBe(edited);
     expect(again.db.firstSync('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 1 });
   });
 
@@ -211,7 +211,7 @@ describe('sample import on start', () => {
     fs.cpSync(SAMPLE_DIR, broken, { recursive: true });
     fs.appendFileSync(path.join(broken, 'media', manifest.files.subtitles), '\nextra\n');
     const t = await start({ SAMPLE_IMPORT: 'false' });
-    expect(() => importSample(t.db, t.dataDir, broken)).toThrow(/does not match/);
+    await expect(importSample(t.db, t.dataDir, broken)).rejects.toThrow(/does not match/);
     expect(fs.existsSync(videoDir(t))).toBe(false);
     expect(fs.readdirSync(path.join(t.dataDir, 'videos'))).toEqual([]);
     expect(t.db.firstSync('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 0 });
@@ -225,7 +225,7 @@ describe('sample import on start', () => {
     bad.segments[0].questions[0].question_type = 'riddle';
     fs.writeFileSync(path.join(broken, 'questions.json'), JSON.stringify(bad));
     const t = await start({ SAMPLE_IMPORT: 'false' });
-    expect(() => importSample(t.db, t.dataDir, broken)).toThrow(/Invalid reviewed questions/);
+    await expect(importSample(t.db, t.dataDir, broken)).rejects.toThrow(/Invalid reviewed questions/);
     expect(t.db.firstSync('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 0 });
     expect(t.db.firstSync('SELECT COUNT(*) AS n FROM review_questions')).toEqual({ n: 0 });
   });
