@@ -143,7 +143,7 @@ describe('/ws/questions/{video_id}', () => {
     expect(result).toMatchObject({ ok: true, segment_range_start: 12, segment_range_end: 25, provider: 'builtin' });
     expect(result.result.questions).toContainEqual({ question_type: 'feeling', question: 'How did Penny feel?', answer: 'sad', llm_ranking: expect.any(Number) });
     expect(fake.requests).toHaveLength(0);
-    expect((await t.db.first('SELECT provider, model FROM question_segments WHERE video_id = ?', [id]))).toEqual({ provider: 'builtin', model: 'subtitle-rules-v1' });
+    expect(await t.db.first('SELECT provider, model FROM question_segments WHERE video_id = ?', [id])).toEqual({ provider: 'builtin', model: 'subtitle-rules-v1' });
   });
 
   it('sends at most 5 frames per segment, downscaled to 512 px', async () => {

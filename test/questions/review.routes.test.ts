@@ -84,7 +84,7 @@ describe('POST /api/submit-questions', () => {
       questions: [{ type: 'segment_result', ok: true, result }, { type: 'segment_result', ok: false, error: { code: 'refused' } }],
     });
     expect(res.body).toMatchObject({ success: true, segments: 1, questions: 1 });
-    expect((await t.db.first('SELECT provider, model FROM question_segments WHERE video_id = ?', [id]))).toEqual({ provider: 'gemini', model: 'g' });
+    expect(await t.db.first('SELECT provider, model FROM question_segments WHERE video_id = ?', [id])).toEqual({ provider: 'gemini', model: 'g' });
   });
 
   it("accepts the original service's {start, end, result} items and stores what the contract's form stores", async () => {
@@ -243,7 +243,7 @@ describe('POST /api/expert-questions', () => {
       questions: [{ segment_range_start: 15, segment_range_end: 30, question_type: 'action', question: 'What now?', answer: 'jump' }],
     });
     expect(tail.status, JSON.stringify(tail.body)).toBe(200);
-    expect((await t.db.all('SELECT start_seconds AS s, end_seconds AS e FROM question_segments WHERE video_id = ? ORDER BY s', [id]))).toEqual([
+    expect(await t.db.all('SELECT start_seconds AS s, end_seconds AS e FROM question_segments WHERE video_id = ? ORDER BY s', [id])).toEqual([
       { s: 0, e: 10 }, { s: 15, e: 30 },
     ]);
   });
@@ -345,7 +345,7 @@ describe('POST /api/expert-annotations', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.annotations).toHaveLength(2);
     await mine.post('/api/expert-annotations').send({ video_id: id, annotations: [{ note: '' }, { segment_range_start: 0, segment_range_end: 10, question_id: s0!.questions[0]!.id, note: 'fine now' }] });
-    expect((await t.db.all('SELECT author, note FROM expert_annotations WHERE video_id = ?', [id]))).toEqual([{ author: famA.expert.expert_id, note: 'fine now' }]);
+    expect(await t.db.all('SELECT author, note FROM expert_annotations WHERE video_id = ?', [id])).toEqual([{ author: famA.expert.expert_id, note: 'fine now' }]);
     expect((await mine.get(`/api/expert-questions/${id}`)).body.annotations).toEqual([expect.objectContaining({ note: 'fine now', question_id: s0!.questions[0]!.id })]);
   });
 
@@ -367,7 +367,7 @@ describe('POST /api/expert/video/{video_id}/update-questions', () => {
     const res = await mine.post(`/api/expert/video/${id}/update-questions`).send({ questions: [{ id: target.id, question: 'What does Penny kick?', expert_ranking: 1 }] });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.questions[0]).toMatchObject({ id: target.id, question: 'What does Penny kick?', expert_ranking: 1, answer: 'action answer' });
-    expect((await t.db.first('SELECT question, expert_ranking, edited, updated_by FROM review_questions WHERE id = ?', [target.id]))).toEqual({
+    expect(await t.db.first('SELECT question, expert_ranking, edited, updated_by FROM review_questions WHERE id = ?', [target.id])).toEqual({
       question: 'What does Penny kick?', expert_ranking: 1, edited: 1, updated_by: famA.expert.expert_id,
     });
   });

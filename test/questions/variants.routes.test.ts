@@ -58,7 +58,7 @@ describe('POST /api/expert/video/{video_id}/regenerate-question', () => {
     expect(fake.requests[0]!.images).toBe(5);
     expect(fake.requests[0]!.text).toContain('The reviewer asks: simpler words');
     expect(fake.requests[0]!.text).toContain('- How does Penny feel at 0?');
-    expect((await t.db.first('SELECT question, origin, provider, edited FROM review_questions WHERE id = ?', [top[0]]))).toEqual({
+    expect(await t.db.first('SELECT question, origin, provider, edited FROM review_questions WHERE id = ?', [top[0]])).toEqual({
       question: 'A fresh feeling question?', origin: 'regenerated', provider: 'openai', edited: 1,
     });
   });
@@ -83,7 +83,7 @@ describe('POST /api/expert/video/{video_id}/regenerate-question', () => {
       expect((await mine.post(`/api/expert/video/${id}/regenerate-question`).send(body)).status, JSON.stringify(body)).toBe(400);
     }
     expect((await other.post(`/api/expert/video/${id}/regenerate-question`).send({ question_id: top[0] })).status).toBe(403);
-    expect((await t.db.first('SELECT origin FROM review_questions WHERE id = ?', [top[0]]))).toEqual({ origin: 'generated' });
+    expect(await t.db.first('SELECT origin FROM review_questions WHERE id = ?', [top[0]])).toEqual({ origin: 'generated' });
   });
 });
 
