@@ -250,7 +250,7 @@ async function sampleVideo(db: import('../src/db/database.js').Db, dataDir: stri
         variants: [{ companion: 'bunny', question: `Hop hop! What does the duck do in part ${k + 1}?`, chosen: true }] },
     ],
   }));
-  importReviewedQuestions(db, videoId, { provider: 'bench', segments }, { dataDir });
+  await importReviewedQuestions(db, videoId, { provider: 'bench', segments }, { dataDir });
   return { videoId, seeded: true };
 }
 

@@ -57,7 +57,7 @@ function pageId(raw: unknown): number {
 }
 
 /** The value, or null when the access check refused (a page redirects instead of showing JSON). */
-async function allowed<T>(check: () => T | Promise<T>): Promise<T | null> {
+async function allowed<T>(check: () => Promise<T>): Promise<T | null> {
   try {
     return await check();
   } catch (err) {

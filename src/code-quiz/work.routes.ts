@@ -95,7 +95,7 @@ export function registerWorkRoutes(ctx: AppContext, deps: WorkDeps): void {
       const llm = providers.llm();
       const s = llm ? await aiSuggestion(input, { llm, runner, logger: log, signal: abortOnClose(res) }) : offlineSuggestion(input);
       const latencyMs = Math.round(performance.now() - started);
-      const eventId = activity.addSuggestionEvent({
+      const eventId = await activity.addSuggestionEvent({
         caller,
         classId: cls.class_id,
         problemId: problem.problem_id,
@@ -133,9 +133,9 @@ export function registerWorkRoutes(ctx: AppContext, deps: WorkDeps): void {
       body: answerBody,
       errors: { 400: 'not one of the choices', 403: 'someone else\'s hint', 404: 'unknown event', 409: 'already answered' },
     },
-    ({ params, body, auth }) => {
+    async ({ params, body, auth }) => {
       const caller = callerOf(auth);
-      const event = activity.suggestionEvent(params.event_id);
+      const event = await activity.suggestionEvent(params.event_id);
       if (!event) throw notFound(`Hint ${params.event_id} was not found.`, 'event_not_found');
       const mine =
         caller.role === 'admin' ||
@@ -147,7 +147,7 @@ export function registerWorkRoutes(ctx: AppContext, deps: WorkDeps): void {
       const correct = picked === normalizeWhitespace(event.suggestion);
       const distractorIndex = distractors.findIndex((d) => normalizeWhitespace(d) === picked);
       if (!correct && distractorIndex === -1) throw badRequest('That is not one of the choices of this hint.', undefined, 'unknown_choice');
-      if (!activity.answer(event.id, body.choice, correct, correct ? null : distractorIndex)) {
+      if (!(await activity.answer(event.id, body.choice, correct, correct ? null : distractorIndex))) {
         throw conflict('This hint was already answered.', 'already_answered');
       }
       return { success: true, event_id: event.id, correct, suggestion: event.suggestion, explanation: event.explanation };

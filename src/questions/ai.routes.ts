@@ -37,8 +37,8 @@ export function registerAiRoutes(ctx: AppContext, providers: Providers): void {
     },
     async ({ body, auth }) => {
       await assertVideoAccess(db, auth, body.video_id);
-      const counts = storeSubmitted(db, body.video_id, normalizeSubmitted(body.questions));
-      const file = writeQuestionExport(db, config.dataDir, body.video_id);
+      const counts = await storeSubmitted(db, body.video_id, normalizeSubmitted(body.questions));
+      const file = await writeQuestionExport(db, config.dataDir, body.video_id);
       return { success: true, message: `Stored ${counts.questions} question(s) in ${counts.segments} segment(s).`, ...counts, ...file };
     },
   );
@@ -64,7 +64,7 @@ export function registerAiRoutes(ctx: AppContext, providers: Providers): void {
     },
     async ({ params, auth }) => {
       await assertVideoAccess(db, auth, params.video_id);
-      return { success: true, video_id: params.video_id, companions: PERSONAS, segments: reviewState(db, params.video_id) };
+      return { success: true, video_id: params.video_id, companions: PERSONAS, segments: await reviewState(db, params.video_id) };
     },
   );
 
@@ -82,7 +82,7 @@ export function registerAiRoutes(ctx: AppContext, providers: Providers): void {
         message: `${r.created.length} variant(s) written` + (r.errors.length ? `, ${r.errors.length} question(s) failed.` : '.'),
         video_id: params.video_id,
         ...r,
-        segments: reviewState(db, params.video_id),
+        segments: await reviewState(db, params.video_id),
       };
     },
   );

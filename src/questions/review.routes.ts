@@ -9,6 +9,7 @@ import { questionFilePath } from './counts.js';
 import { writeQuestionExport } from './export.js';
 import { finalQuestions } from './final.service.js';
 import { finalQuestionsResponseSchema, type FinalQuestionSegment } from './questions.schema.js';
+import { videoForQuestions } from './review.repository.js';
 import { annotationsBody, finalQuery, saveDraftBody, saveFinalBody, updateQuestionsBody, videoParams } from './review.schema.js';
 import { listAnnotations, reviewState, saveAnnotations, saveDraft, saveFinal, updateQuestions } from './review.service.js';
 import { COMPANIONS, type Companion } from '../config.js';
@@ -24,8 +25,8 @@ export const actor = (auth: Auth): string => (auth.role === 'expert' ? auth.expe
 export function registerReviewRoutes(ctx: AppContext): void {
   const { api, db, config } = ctx;
 
-  const finalBody = (videoId: string, companion: Companion | null) => {
-    const segments: FinalQuestionSegment[] = finalQuestions(db, videoId, companion);
+  const finalBody = async (videoId: string, companion: Companion | null) => {
+    const segments: FinalQuestionSegment[] = await finalQuestions(db, videoId, companion);
     return segments.length
       ? { success: true, video_id: videoId, companion, segments }
       : { success: false, video_id: videoId, companion, segments, error: 'This video has no final questions yet.' };
@@ -65,10 +66,10 @@ export function registerReviewRoutes(ctx: AppContext): void {
     },
     async ({ params, auth }) => {
       await assertVideoAccess(db, auth, params.video_id);
-      const segments = reviewState(db, params.video_id);
+      const segments = await reviewState(db, params.video_id);
       if (segments.length === 0) throw notFound('This video has no questions yet.', 'questions_not_found');
-      const title = db.firstSync<{ title: string }>('SELECT title FROM videos WHERE id = ?', [params.video_id])?.title ?? '';
-      return { success: true, video_id: params.video_id, title, segments, annotations: listAnnotations(db, params.video_id) };
+      const title = (await videoForQuestions(db, params.video_id))?.title ?? '';
+      return { success: true, video_id: params.video_id, title, segments, annotations: await listAnnotations(db, params.video_id) };
     },
   );
 
@@ -80,8 +81,8 @@ export function registerReviewRoutes(ctx: AppContext): void {
     },
     async ({ body, auth }) => {
       await assertVideoAccess(db, auth, body.video_id);
-      const n = saveDraft(db, body.video_id, body.segments, actor(auth));
-      return { success: true, message: `Saved ${n} segment(s).`, video_id: body.video_id, segments: reviewState(db, body.video_id) };
+      const n = await saveDraft(db, body.video_id, body.segments, actor(auth));
+      return { success: true, message: `Saved ${n} segment(s).`, video_id: body.video_id, segments: await reviewState(db, body.video_id) };
     },
   );
 
@@ -93,9 +94,10 @@ export function registerReviewRoutes(ctx: AppContext): void {
     },
     async ({ body, auth }) => {
       await assertVideoAccess(db, auth, body.video_id);
-      const n = saveFinal(db, body.video_id, body.segments, actor(auth));
-      const file = writeQuestionExport(db, config.dataDir, body.video_id);
-      return { success: true, message: `Saved ${n} segment(s).`, video_id: body.video_id, final: finalQuestions(db, body.video_id, null), ...file };
+      const n = await saveFinal(db, body.video_id, body.segments, actor(auth));
+      const file = await writeQuestionExport(db, config.dataDir, body.video_id);
+      const final = await finalQuestions(db, body.video_id, null);
+      return { success: true, message: `Saved ${n} segment(s).`, video_id: body.video_id, final, ...file };
     },
   );
 
@@ -107,8 +109,8 @@ export function registerReviewRoutes(ctx: AppContext): void {
     },
     async ({ body, auth }) => {
       await assertVideoAccess(db, auth, body.video_id);
-      saveAnnotations(db, body.video_id, body.annotations, actor(auth));
-      return { success: true, message: 'Annotations saved.', video_id: body.video_id, annotations: listAnnotations(db, body.video_id) };
+      await saveAnnotations(db, body.video_id, body.annotations, actor(auth));
+      return { success: true, message: 'Annotations saved.', video_id: body.video_id, annotations: await listAnnotations(db, body.video_id) };
     },
   );
 
@@ -120,7 +122,7 @@ export function registerReviewRoutes(ctx: AppContext): void {
     },
     async ({ params, body, auth }) => {
       await assertVideoAccess(db, auth, params.video_id);
-      const questions = updateQuestions(db, params.video_id, body.questions, actor(auth));
+      const questions = await updateQuestions(db, params.video_id, body.questions, actor(auth));
       return { success: true, message: `Updated ${questions.length} question(s).`, video_id: params.video_id, questions };
     },
   );

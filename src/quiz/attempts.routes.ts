@@ -23,7 +23,7 @@ export function registerAttemptRoutes(ctx: AppContext): void {
       errors: { 400: 'invalid field', 422: 'score_data (the original service\'s nested form) is not an object', ...NOT_YOURS },
       middleware: [legacyScoreBody],
     },
-    ({ body, auth }, req) => saveQuizScore(db, auth, body, req.session?.companion),
+    async ({ body, auth }, req) => saveQuizScore(db, auth, body, req.session?.companion),
   );
 
   api.route(

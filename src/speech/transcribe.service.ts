@@ -101,7 +101,7 @@ export class TranscribeService {
    */
   async contextFor(auth: Auth, videoId: string | undefined, segmentStart: number | undefined): Promise<AnswerContext> {
     if (!videoId || !(await canSeeVideo(this.db, auth, videoId))) return EMPTY_CONTEXT;
-    const segments = finalQuestions(this.db, videoId, null);
+    const segments = await finalQuestions(this.db, videoId, null);
     const focus: string[] = [];
     const related: string[] = [];
     const answers: string[] = [];

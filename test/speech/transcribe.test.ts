@@ -36,10 +36,10 @@ function leftovers(t: TestApp): string[] {
 }
 
 /** A playable video with one finalized question, visible to every family (is_sample). */
-function seedVideo(t: TestApp, id: string, question: string, answer: string): void {
-  t.db.runSync("INSERT INTO videos (id, title, state, is_sample) VALUES (?, 'Farm', 'downloaded', 1)", [id]);
-  t.db.runSync('INSERT INTO review_segments (video_id, start_seconds, end_seconds, finalized) VALUES (?, 0, 20, 1)', [id]);
-  t.db.runSync(
+async function seedVideo(t: TestApp, id: string, question: string, answer: string): Promise<void> {
+  await t.db.run("INSERT INTO videos (id, title, state, is_sample) VALUES (?, 'Farm', 'downloaded', 1)", [id]);
+  await t.db.run('INSERT INTO review_segments (video_id, start_seconds, end_seconds, finalized) VALUES (?, 0, 20, 1)', [id]);
+  await t.db.run(
     `INSERT INTO review_questions (video_id, start_seconds, end_seconds, question_type, question, answer, origin)
      VALUES (?, 0, 20, 'setting', ?, ?, 'expert')`,
     [id, question, answer],
@@ -55,7 +55,7 @@ describe('POST /api/transcribe with the local recognizer (no key)', () => {
   beforeAll(async () => {
     t = await startTestApp({ TRANSCRIBE_MAX_BYTES: '300000' });
     child = await loginChild(t.agent(), await createFamily(t));
-    seedVideo(t, 'farmvideo01', 'What color was the barn?', 'blue');
+    await seedVideo(t, 'farmvideo01', 'What color was the barn?', 'blue');
   });
   afterAll(async () => t.close());
 
