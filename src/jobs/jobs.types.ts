@@ -28,6 +28,8 @@ export interface Job {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /** set while a running job is being cancelled (by any instance): why */
+  cancelRequested?: CancelReason | null;
 }
 
 /** Why a job was cancelled: the admin asked, or the server is shutting down. */
