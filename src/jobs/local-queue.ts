@@ -157,13 +157,12 @@ export class LocalJobQueue implements JobQueue {
 
   /** Starts the dispatcher (nothing to do here). */
   protected async startDispatch(): Promise<void> {}
-  /** Stops taking new work from the dispatcher (nothing to do here). */
+  /** Stops the dispatcher once no job runs here any more (nothing to do here). */
   protected async stopDispatch(): Promise<void> {}
 
   async close(): Promise<void> {
     this.closing = true;
     clearInterval(this.timer);
-    await this.stopDispatch();
     if (this.opts.cancelQueuedOnClose ?? true) for (const job of await listJobs(this.db, { state: 'queued', limit: 10_000 })) await this.cancel(job.id, 'shutdown');
     const stopping = [...this.running.entries()].map(([id, run]) => {
       void this.cancel(id, 'shutdown').catch((err: unknown) => this.log.warn({ err, jobId: id }, 'could not cancel a job'));
@@ -171,6 +170,8 @@ export class LocalJobQueue implements JobQueue {
     });
     await Promise.all(stopping);
     await this.lane;
+    // last: the jobs that just stopped tell the dispatcher they are done
+    await this.stopDispatch();
   }
 
   /** Runs background work one piece at a time; a failure is logged (the next tick tries again). */
