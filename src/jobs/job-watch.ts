@@ -15,11 +15,17 @@ export class JobWatch {
   /** jobs seen active: read again by id until they are seen finished */
   private readonly watched = new Set<string>();
 
-  /** Records a version emitted by this instance itself, so the poll does not repeat it. */
-  note(job: Job): void {
-    this.seen.set(job.id, signature(job));
+  /**
+   * Records a version this instance is about to emit, so the poll does not repeat it; false when
+   * that very version was already emitted (by the poll, a moment earlier).
+   */
+  note(job: Job): boolean {
+    const sig = signature(job);
+    const fresh = this.seen.get(job.id) !== sig;
+    this.seen.set(job.id, sig);
     if (FINISHED_STATES.includes(job.state)) this.forget(job.id);
     else this.watched.add(job.id);
+    return fresh;
   }
 
   /** Keeps reading a job until it is finished (a `wait` on a job another process runs). */

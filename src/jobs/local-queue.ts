@@ -297,7 +297,7 @@ export class LocalJobQueue implements JobQueue {
   }
 
   private emit(job: Job): void {
-    this.watch.note(job);
+    if (!this.watch.note(job)) return;
     for (const listener of this.listeners) {
       try {
         listener(job);
