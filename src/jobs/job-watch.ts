@@ -33,7 +33,10 @@ export class JobWatch {
     this.watched.add(id);
   }
 
-  /** The jobs that changed since last seen, skipping the ones this process runs (it emits those itself). */
+  /**
+   * The jobs that changed since last seen, skipping the ones this process runs (it emits those
+   * itself). The caller must emit each (through `note`), or it is reported again next time.
+   */
   async poll(db: Database, local: ReadonlySet<string>): Promise<Job[]> {
     const active = await listJobs(db, { active: true, limit: 1000 });
     const activeIds = new Set(active.map((j) => j.id));
@@ -44,11 +47,8 @@ export class JobWatch {
     const changed: Job[] = [];
     for (const job of [...active, ...gone]) {
       if (local.has(job.id)) continue;
-      const sig = signature(job);
-      if (this.seen.get(job.id) !== sig) changed.push(job);
-      this.seen.set(job.id, sig);
-      if (FINISHED_STATES.includes(job.state)) this.forget(job.id);
-      else this.watched.add(job.id);
+      // the caller emits the changed ones, and emitting notes them (seen, watched)
+      if (this.seen.get(job.id) !== signature(job)) changed.push(job);
     }
     return changed;
   }

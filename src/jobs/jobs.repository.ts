@@ -109,7 +109,12 @@ export async function claimJob(db: Database, pick: { id: string } | { kinds: rea
 }
 
 export async function saveProgress(db: Database, id: string, progress: number, message: string): Promise<void> {
-  await db.run(`UPDATE jobs SET progress = ?, message = ? WHERE id = ? AND state = 'running'`, [progress, message, id]);
+  // while a cancel is pending the message keeps saying so
+  await db.run(`UPDATE jobs SET progress = ?, message = CASE WHEN cancel_requested IS NULL THEN ? ELSE message END WHERE id = ? AND state = 'running'`, [
+    progress,
+    message,
+    id,
+  ]);
 }
 
 export async function setJobVideo(db: Database, id: string, videoId: string): Promise<void> {

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { until } from './slow-server.js';
 
 /**
- * A real `npm run worker` process (src/worker.ts through tsx) for tests: started with the given
- * settings, ready once it logged "worker ready". `stop(signal)` sends the signal and resolves
+ * A real `npm run worker` process (src/worker.ts through tsx; or another script, e.g. the pg-boss
+ * tests' worker) for tests: started with the given settings, ready once it logged "worker ready". `stop(signal)` sends the signal and resolves
  * with how it exited.
  */
 export interface WorkerProcess {
@@ -16,8 +16,8 @@ export interface WorkerProcess {
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 
-export async function startWorker(env: Record<string, string>): Promise<WorkerProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+export async function startWorker(env: Record<string, string>, script = 'src/worker.ts', args: string[] = []): Promise<WorkerProcess> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: REPO,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'info', DEMO_SEED: 'false', SAMPLE_IMPORT: 'false', VOICE_PRERENDER: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
