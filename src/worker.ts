@@ -20,7 +20,8 @@ async function main(): Promise<void> {
   let config: Config;
   try {
     config = loadConfig({ ...env, JOB_CONCURRENCY: env.JOB_CONCURRENCY?.trim() ? env.JOB_CONCURRENCY : '1' });
-    if (config.JOB_CONCURRENCY === 0) throw new ConfigError(['JOB_CONCURRENCY: must be at least 1 for a worker (0 means "only enqueue", which is for web instances)']);
+    if (config.JOB_CONCURRENCY === 0)
+      throw new ConfigError(['JOB_CONCURRENCY: must be at least 1 for a worker (0 means "only enqueue", which is for web instances)']);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\nFix these settings (environment or .env; see .env.example) and start again.\n`);

@@ -36,10 +36,14 @@ export function monotonicNow(): string {
 const now = () => new Date().toISOString();
 
 export async function insertJob(db: Database, j: { id: string; kind: JobKind; videoId: string | null; input: Json; message: string }): Promise<Job> {
-  const row = await db.first<JobRow>(
-    `INSERT INTO jobs (id, kind, video_id, input, message, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *`,
-    [j.id, j.kind, j.videoId, JSON.stringify(j.input), j.message, monotonicNow()],
-  );
+  const row = await db.first<JobRow>(`INSERT INTO jobs (id, kind, video_id, input, message, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *`, [
+    j.id,
+    j.kind,
+    j.videoId,
+    JSON.stringify(j.input),
+    j.message,
+    monotonicNow(),
+  ]);
   return toJob(row!);
 }
 
@@ -129,7 +133,10 @@ export async function beat(db: Database, ids: readonly string[]): Promise<void> 
 
 /** Asks whichever instance runs the job to stop it; false when it is not running (any more). */
 export async function requestCancel(db: Database, id: string, reason: CancelReason): Promise<boolean> {
-  const r = await db.run(`UPDATE jobs SET cancel_requested = COALESCE(cancel_requested, ?), message = 'Cancelling' WHERE id = ? AND state = 'running'`, [reason, id]);
+  const r = await db.run(`UPDATE jobs SET cancel_requested = COALESCE(cancel_requested, ?), message = 'Cancelling' WHERE id = ? AND state = 'running'`, [
+    reason,
+    id,
+  ]);
   return r.changes > 0;
 }
 

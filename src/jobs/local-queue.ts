@@ -2,13 +2,38 @@ import crypto from 'node:crypto';
 import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import { AppError } from '../http/errors.js';
-import { beat, claimJob, countQueued, failStaleJobs, finishJob, getJob, getJobs, insertJob, listJobs, requestCancel, saveProgress, setJobVideo } from './jobs.repository.js';
+import {
+  beat,
+  claimJob,
+  countQueued,
+  failStaleJobs,
+  finishJob,
+  getJob,
+  getJobs,
+  insertJob,
+  listJobs,
+  requestCancel,
+  saveProgress,
+  setJobVideo,
+} from './jobs.repository.js';
 import { JobWatch } from './job-watch.js';
 import { ProgressThrottle } from './progress-throttle.js';
-import { CANCEL_MESSAGES, FINISHED_STATES, type CancelReason, type Job, type JobHandler, type JobKind, type JobListFilter, type JobOutcome, type JobQueue, type Json } from './jobs.types.js';
+import {
+  CANCEL_MESSAGES,
+  FINISHED_STATES,
+  type CancelReason,
+  type Job,
+  type JobHandler,
+  type JobKind,
+  type JobListFilter,
+  type JobOutcome,
+  type JobQueue,
+  type Json,
+} from './jobs.types.js';
 
 /** What a job whose worker stopped beating (a crash, a SIGKILL, a lost machine) is marked failed with. */
-export const ORPHAN_REASON = 'The worker running this job stopped responding (a crash, a kill or a lost machine); its partial files are removed when it starts again. Start the job again.';
+export const ORPHAN_REASON =
+  'The worker running this job stopped responding (a crash, a kill or a lost machine); its partial files are removed when it starts again. Start the job again.';
 
 interface RunningJob {
   controller: AbortController;
@@ -163,7 +188,8 @@ export class LocalJobQueue implements JobQueue {
   async close(): Promise<void> {
     this.closing = true;
     clearInterval(this.timer);
-    if (this.opts.cancelQueuedOnClose ?? true) for (const job of await listJobs(this.db, { state: 'queued', limit: 10_000 })) await this.cancel(job.id, 'shutdown');
+    if (this.opts.cancelQueuedOnClose ?? true)
+      for (const job of await listJobs(this.db, { state: 'queued', limit: 10_000 })) await this.cancel(job.id, 'shutdown');
     const stopping = [...this.running.entries()].map(([id, run]) => {
       void this.cancel(id, 'shutdown').catch((err: unknown) => this.log.warn({ err, jobId: id }, 'could not cancel a job'));
       return run.done;

@@ -55,7 +55,11 @@ const input = (steps: number, stepMs: number): Json => {
   const i: StepInput = { steps, stepMs, marks };
   return { ...i };
 };
-const row = (id: string) => db.first<{ state: string; progress: number; error: string | null; finished_at: string | null; heartbeat_at: string | null }>('SELECT * FROM jobs WHERE id = ?', [id]);
+const row = (id: string) =>
+  db.first<{ state: string; progress: number; error: string | null; finished_at: string | null; heartbeat_at: string | null }>(
+    'SELECT * FROM jobs WHERE id = ?',
+    [id],
+  );
 const runsOf = (id: string) => {
   const file = path.join(marks, `${id}.runs`);
   return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n') : [];
@@ -127,7 +131,12 @@ describe.skipIf(!pgUrl)('jobs on pg-boss across processes', () => {
       pids.add(runs[0]!);
     }
     expect([...pids].every((p) => [String(a.proc.pid), String(b.proc.pid)].includes(p))).toBe(true);
-    expect(await db.first<{ n: number }>(`SELECT COUNT(*) AS n FROM jobs WHERE id IN (${jobs.map(() => '?').join(', ')}) AND state = 'succeeded'`, jobs.map((j) => j.id))).toEqual({ n: 12 });
+    expect(
+      await db.first<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM jobs WHERE id IN (${jobs.map(() => '?').join(', ')}) AND state = 'succeeded'`,
+        jobs.map((j) => j.id),
+      ),
+    ).toEqual({ n: 12 });
 
     // graceful stop of both: the long job is cancelled with the shutdown reason; queued work stays queued for other workers
     const long = await web.enqueue('frames', input(1000, 100));

@@ -33,7 +33,10 @@ beforeAll(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'kvq-worker-'));
   makeClip(path.join(root, 'slow.mp4'), { seconds: 30, width: 320, height: 240, fps: 25 });
   makeClip(path.join(root, 'frames.mp4'), { seconds: 3 });
-  slow = await startSlowServer({ 'slowa.mp4': path.join(root, 'slow.mp4'), 'slowb.mp4': path.join(root, 'slow.mp4'), 'slowc.mp4': path.join(root, 'slow.mp4') }, { chunkBytes: 16 * 1024, intervalMs: 250 });
+  slow = await startSlowServer(
+    { 'slowa.mp4': path.join(root, 'slow.mp4'), 'slowb.mp4': path.join(root, 'slow.mp4'), 'slowc.mp4': path.join(root, 'slow.mp4') },
+    { chunkBytes: 16 * 1024, intervalMs: 250 },
+  );
   web = await startTestApp({ ...SHARED, JOB_CONCURRENCY: '0' });
   admin = await loginAdmin(web.agent());
   base = await web.listen();
@@ -54,7 +57,8 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-const job = async (id: string) => (await admin.get(`/api/admin/jobs/${id}`)).body.job as { state: string; progress: number; error: string | null; message: string; result: unknown };
+const job = async (id: string) =>
+  (await admin.get(`/api/admin/jobs/${id}`)).body.job as { state: string; progress: number; error: string | null; message: string; result: unknown };
 const untilJob = (id: string, ok: (j: Awaited<ReturnType<typeof job>>) => boolean) =>
   until(async () => {
     const j = await job(id);
@@ -92,7 +96,11 @@ describe('a web instance with JOB_CONCURRENCY=0 and a worker process on one SQLi
       ws.once('open', () => resolve());
       ws.once('error', reject);
     });
-    const res = await admin.post('/api/download').set('Prefer', 'respond-async').type('form').send({ url: `${slow.url}/slowa.mp4` });
+    const res = await admin
+      .post('/api/download')
+      .set('Prefer', 'respond-async')
+      .type('form')
+      .send({ url: `${slow.url}/slowa.mp4` });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     const id = res.body.job_id as string;
     await untilJob(id, (j) => j.state === 'running' && j.progress > 0.06);
@@ -111,7 +119,11 @@ describe('a web instance with JOB_CONCURRENCY=0 and a worker process on one SQLi
   }, 120_000);
 
   it('a worker killed with SIGKILL mid-job: the job is failed with a reason once its heartbeat is stale; SIGTERM stops a worker with exit 0', async () => {
-    const res = await admin.post('/api/download').set('Prefer', 'respond-async').type('form').send({ url: `${slow.url}/slowb.mp4` });
+    const res = await admin
+      .post('/api/download')
+      .set('Prefer', 'respond-async')
+      .type('form')
+      .send({ url: `${slow.url}/slowb.mp4` });
     const id = res.body.job_id as string;
     await untilJob(id, (j) => j.state === 'running' && j.progress > 0.06);
     expect(await worker!.stop('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
@@ -126,7 +138,11 @@ describe('a web instance with JOB_CONCURRENCY=0 and a worker process on one SQLi
     // a new worker sweeps what the dead one left and runs the next job; SIGTERM cancels it with the shutdown's reason
     worker = await startWorker(workerEnv());
     expect(fs.readdirSync(path.join(web.dataDir, 'videos')).filter((n) => n.startsWith('.incoming'))).toEqual([]);
-    const next = await admin.post('/api/download').set('Prefer', 'respond-async').type('form').send({ url: `${slow.url}/slowc.mp4` });
+    const next = await admin
+      .post('/api/download')
+      .set('Prefer', 'respond-async')
+      .type('form')
+      .send({ url: `${slow.url}/slowc.mp4` });
     await untilJob(next.body.job_id, (j) => j.state === 'running' && j.progress > 0.06);
     const exit = await worker.stop('SIGTERM');
     expect(exit, worker.output()).toEqual({ code: 0, signal: null });
