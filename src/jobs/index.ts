@@ -26,12 +26,13 @@ export function createJobQueue(deps: AppDeps, opts: { concurrency: number; embed
     heartbeatMs: config.JOB_HEARTBEAT_SECONDS * 1000,
     staleMs: Math.max(config.JOB_HEARTBEAT_TIMEOUT_SECONDS, 3 * config.JOB_HEARTBEAT_SECONDS) * 1000,
     cancelQueuedOnClose: opts.embedded,
+    soleWorker: opts.embedded,
   };
   if (db.engine === 'postgres') {
     const url = (config as { DATABASE_URL?: string }).DATABASE_URL;
     if (!url) throw new Error('The database is PostgreSQL but DATABASE_URL is not set: pg-boss needs it');
     // other instances share the queue: a closing instance leaves the queued jobs to them
-    return new PgBossJobQueue(db, logger, { ...options, cancelQueuedOnClose: false, connectionString: url });
+    return new PgBossJobQueue(db, logger, { ...options, cancelQueuedOnClose: false, soleWorker: false, connectionString: url });
   }
   return new LocalJobQueue(db, logger, options);
 }

@@ -59,6 +59,11 @@ export interface LocalQueueOptions {
    * process does everything); false when other workers share the queue, which keep running them.
    */
   cancelQueuedOnClose?: boolean;
+  /**
+   * every job found running at start is an orphan (its process died): true when this process is
+   * the only one that works jobs (embedded); else only stale heartbeats count.
+   */
+  soleWorker?: boolean;
 }
 
 /**
@@ -171,8 +176,12 @@ export class LocalJobQueue implements JobQueue {
     return () => this.listeners.delete(listener);
   }
 
+  async recover(): Promise<void> {
+    await this.sweep(this.opts.soleWorker ? 0 : undefined);
+  }
+
   async start(): Promise<void> {
-    await this.sweep();
+    await this.recover();
     await this.startDispatch();
     this.started = true;
     this.timer = setInterval(() => this.schedule(() => this.tick()), this.opts.pollMs ?? 1000);
@@ -239,9 +248,9 @@ export class LocalJobQueue implements JobQueue {
     await this.pump();
   }
 
-  private async sweep(): Promise<void> {
+  private async sweep(staleMs = this.opts.staleMs ?? 60_000): Promise<void> {
     this.lastSweep = Date.now();
-    const stale = await failStaleJobs(this.db, this.opts.staleMs ?? 60_000, ORPHAN_REASON);
+    const stale = await failStaleJobs(this.db, staleMs, ORPHAN_REASON);
     if (!stale.length) return;
     this.log.warn({ jobs: stale.map((j) => ({ id: j.id, kind: j.kind, videoId: j.videoId })) }, 'jobs whose worker stopped responding marked failed');
     for (const j of stale) if (!this.running.has(j.id)) await this.settled(j.id);

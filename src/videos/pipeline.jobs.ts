@@ -23,7 +23,15 @@ const frameFailure = z.object({ status: z.number().int(), error: z.string(), mes
  */
 export function registerPipelineJobs(ctx: JobHandlerContext): void {
   const { config, db, logger, jobs } = ctx;
-  ctx.onStart(() => recoverAfterRestart(ctx));
+  ctx.onStart(async () => {
+    await jobs.recover();
+    // a job still running belongs to a live worker elsewhere: its locks, rows and temp dirs are not leftovers
+    if ((await jobs.list({ state: 'running', limit: 1 })).length) {
+      logger.warn('other workers are running jobs: the start-up cleanup of interrupted downloads is skipped');
+      return;
+    }
+    recoverAfterRestart(ctx);
+  });
 
   jobs.handle('download', async (run) => {
     const { url } = downloadJobInput.parse(run.job.input);

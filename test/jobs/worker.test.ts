@@ -108,6 +108,15 @@ describe('a web instance with JOB_CONCURRENCY=0 and a worker process on one SQLi
     const ytdlp = processesMentioning(web.dataDir).filter((p) => p.cmd.includes('yt-dlp'));
     expect(ytdlp.length).toBeGreaterThan(0);
 
+    // a second worker starting now must not take the running download for a crash's leftovers
+    const incoming = () => fs.readdirSync(path.join(web.dataDir, 'videos')).filter((n) => n.startsWith('.incoming'));
+    expect(incoming()).toHaveLength(1);
+    const second = await startWorker(workerEnv());
+    expect(second.output()).toMatch(/start-up cleanup of interrupted downloads is skipped/);
+    expect(await second.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    expect(incoming()).toHaveLength(1);
+    expect(await job(id)).toMatchObject({ state: 'running' });
+
     const cancel = await admin.post(`/api/admin/jobs/${id}/cancel`);
     expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
     const done = await untilJob(id, (j) => j.state !== 'running');
