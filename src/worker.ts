@@ -1,6 +1,6 @@
-import path from 'node:path';
 import { ConfigError, loadConfig, readEnv, type Config } from './config.js';
-import { openDatabase } from './db/database.js';
+import type { Db } from './db/database.js';
+import { openAppDatabase } from './db/open.js';
 import { createLogger } from './logger.js';
 import { createJobQueue } from './jobs/index.js';
 import { registerJobHandlers, type JobHandlerContext } from './jobs/handlers.js';
@@ -30,8 +30,12 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config.LOG_LEVEL).child({ role: 'worker' });
-  const db = openDatabase(path.join(config.dataDir, 'app.sqlite'));
-  const deps = { config, db, logger };
+  // SQLite in DATA_DIR, or PostgreSQL with DATABASE_URL (then the queue is pg-boss)
+  const opened = await openAppDatabase(config);
+  config = opened.config;
+  const db = opened.db;
+  // TODO(issue #18): AppDeps.db becomes `Database` with the async conversion; drop this cast then
+  const deps = { config, db: db as Db, logger };
   const jobs = createJobQueue(deps, { concurrency: config.JOB_CONCURRENCY, embedded: false });
   const startTasks: (() => Promise<void> | void)[] = [];
   const ctx: JobHandlerContext = { ...deps, jobs, onStart: (t) => startTasks.push(t) };
@@ -58,7 +62,7 @@ async function main(): Promise<void> {
     stuck.unref();
     stopping = (async () => {
       await jobs.close();
-      db.close();
+      await db.close();
       clearInterval(alive);
       logger.info('worker stopped');
       process.exit(0);

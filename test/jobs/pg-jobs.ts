@@ -6,33 +6,9 @@ import { PgBossJobQueue } from '../../src/jobs/pgboss-queue.js';
 import type { JobRun } from '../../src/jobs/jobs.types.js';
 
 /**
- * Shared by the pg-boss queue tests and their worker process (pg-worker.ts): the jobs table on
- * PostgreSQL, a queue with short heartbeat settings, and a handler that leaves evidence on disk.
+ * Shared by the pg-boss queue tests and their worker process (pg-worker.ts): a queue with short
+ * heartbeat settings, and a handler that leaves evidence on disk.
  */
-
-/**
- * The `jobs` table as migrations 005 + 009 make it, in PostgreSQL's dialect. (Interim: the
- * migration runner for PostgreSQL is the postgres engineer's part; once it is on main, these
- * tests run the real migrations instead.)
- */
-export async function createJobsTable(db: Database): Promise<void> {
-  await db.run(`CREATE TABLE IF NOT EXISTS jobs (
-    id TEXT PRIMARY KEY,
-    kind TEXT NOT NULL CHECK (kind IN ('download', 'frames')),
-    video_id TEXT,
-    state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'running', 'succeeded', 'failed', 'cancelled')),
-    progress REAL NOT NULL DEFAULT 0 CHECK (progress >= 0 AND progress <= 1),
-    message TEXT NOT NULL DEFAULT '',
-    input TEXT NOT NULL DEFAULT '{}',
-    result TEXT,
-    error TEXT,
-    created_at TEXT NOT NULL,
-    started_at TEXT,
-    finished_at TEXT,
-    heartbeat_at TEXT,
-    cancel_requested TEXT
-  )`);
-}
 
 /** a heartbeat every 300 ms, stale after 1.5 s, a tick every 100 ms */
 export const SHORT = { heartbeatMs: 300, staleMs: 1500, pollMs: 100 };

@@ -3,12 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PgDatabase } from '../../src/db/postgres.js';
+import { migratePostgres } from '../../src/db/migrate.js';
 import { ORPHAN_REASON } from '../../src/jobs/local-queue.js';
 import type { PgBossJobQueue } from '../../src/jobs/pgboss-queue.js';
 import { CANCEL_MESSAGES, type Job, type Json } from '../../src/jobs/jobs.types.js';
 import { createTestDatabase } from '../helpers/pg-cluster.js';
 import { until } from './slow-server.js';
-import { createJobsTable, pgQueue, type StepInput } from './pg-jobs.js';
+import { pgQueue, type StepInput } from './pg-jobs.js';
 import { startWorker, type WorkerProcess } from './worker-process.js';
 
 /**
@@ -28,7 +29,8 @@ beforeAll(async () => {
   if (!pgUrl) return;
   database = await createTestDatabase(pgUrl, 'pgboss');
   db = new PgDatabase({ url: database.url, poolMax: 4 });
-  await createJobsTable(db);
+  // the real migrations, 005 and 009 (jobs) among them
+  await migratePostgres(db);
   web = pgQueue(db, database.url, 0);
   await web.start();
 }, 120_000);
