@@ -29,7 +29,7 @@ export function createJobQueue(deps: AppDeps, opts: { concurrency: number; embed
     soleWorker: opts.embedded,
   };
   if (db.engine === 'postgres') {
-    const url = (config as { DATABASE_URL?: string }).DATABASE_URL;
+    const url = config.DATABASE_URL;
     if (!url) throw new Error('The database is PostgreSQL but DATABASE_URL is not set: pg-boss needs it');
     // other instances share the queue: a closing instance leaves the queued jobs to them
     return new PgBossJobQueue(db, logger, { ...options, cancelQueuedOnClose: false, soleWorker: false, connectionString: url });
