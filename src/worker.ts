@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   await jobs.start();
   // the queue's own timers do not keep a process alive; this one does, until the shutdown
   const alive = setInterval(() => undefined, 1 << 30);
-  logger.info({ concurrency: config.JOB_CONCURRENCY, engine: db.engine, pid: process.pid }, 'worker ready');
+  logger.info({ concurrency: config.JOB_CONCURRENCY, engine: db.engine }, 'worker ready');
   process.stderr.write(`\n  Kids video quiz worker: working jobs (${config.JOB_CONCURRENCY} at once). Stop with Ctrl-C.\n\n`);
 
   let stopping: Promise<void> | undefined;
