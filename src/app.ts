@@ -12,7 +12,8 @@ import { renewSessionCookie } from './http/session.js';
 import { mountStaticFiles } from './http/static-files.js';
 import { SqliteSessionStore } from './db/session-store.js';
 import { FEATURES } from './features.js';
-import { LocalJobQueue } from './jobs/local-queue.js';
+import { createJobQueue } from './jobs/index.js';
+import { registerJobHandlers } from './jobs/handlers.js';
 import type { AppContext, AppDeps } from './context.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -71,7 +72,8 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
   const upgrades = new UpgradeRegistry(sessionParser);
   const startTasks: (() => Promise<void> | void)[] = [];
   const closeTasks: (() => Promise<void> | void)[] = [];
-  const jobs = new LocalJobQueue(db, logger, { concurrency: config.JOB_CONCURRENCY });
+  // JOB_CONCURRENCY=0: this instance only enqueues; `npm run worker` processes do the jobs
+  const jobs = createJobQueue(deps, { concurrency: config.JOB_CONCURRENCY, embedded: config.JOB_CONCURRENCY > 0 });
   const shutdown = new AbortController();
   const ctx: AppContext = {
     ...deps,
@@ -84,6 +86,7 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
     onClose: (t) => closeTasks.push(t),
   };
   for (const register of FEATURES) register(ctx);
+  if (config.JOB_CONCURRENCY > 0) registerJobHandlers(ctx);
 
   app.use(api.router);
   app.use('/api', apiNotFound);

@@ -154,8 +154,16 @@ export const configSchema = z.object({
   /** unprivileged user and group id the code runs as when the service runs as root */
   CODE_SANDBOX_UID: int(65534, 1, 4_294_967_294),
   // Background jobs and shutdown
-  /** downloads and frame extractions running at once (the rest wait in order); 2 suits a 2-core machine */
-  JOB_CONCURRENCY: int(2, 1, 16),
+  /**
+   * downloads and frame extractions running at once in this process (the rest wait in order); 2
+   * suits a 2-core machine. 0: this web instance only enqueues, `npm run worker` processes run them
+   * (a worker's default is 1).
+   */
+  JOB_CONCURRENCY: int(2, 0, 16),
+  /** how often the process running a job writes its heartbeat */
+  JOB_HEARTBEAT_SECONDS: int(10, 1, 600),
+  /** a running job without a heartbeat for this long is failed (its worker died); at least 3x the heartbeat */
+  JOB_HEARTBEAT_TIMEOUT_SECONDS: int(60, 3, 3600),
   /** on SIGTERM/SIGINT, how long in-flight requests may finish before jobs are cancelled */
   SHUTDOWN_DRAIN_MS: int(10_000, 0, 600_000),
 });

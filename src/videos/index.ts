@@ -7,25 +7,24 @@ import { registerAssignmentRoutes } from './assignments.routes.js';
 import { registerLibraryRoutes } from './library.routes.js';
 import { registerMediaRoutes } from './media.routes.js';
 import { registerPipelineRoutes } from './pipeline.routes.js';
-import { registerPipelineJobs } from './pipeline.jobs.js';
+import type { JobHandlerContext } from './pipeline.jobs.js';
 import { clearLocks, removeInterruptedDownloads } from './videos.repository.js';
 
 /** Videos: download and frames (admin), the lists every role sees, assignments and claims, media files. */
 export function registerVideos(ctx: AppContext): void {
-  // downloads and extractions run as jobs: ctx.jobs cancels them when the server shuts down
-  registerPipelineJobs(ctx);
+  // downloads and extractions run as jobs: their handlers and the start-up recovery are in
+  // pipeline.jobs.ts, registered by the process that works jobs (src/jobs/handlers.ts)
   registerPipelineRoutes(ctx);
   registerLibraryRoutes(ctx);
   registerAssignmentRoutes(ctx);
   registerMediaRoutes(ctx);
-  ctx.onStart(() => recoverAfterRestart(ctx));
 }
 
 /**
  * No job survives the process (the job queue marks the ones left running failed): forget their locks, drop rows of first downloads that never
  * finished, and sweep temp dirs (downloads in `videos/.incoming*`, frames in `videos/<id>/.frames*`).
  */
-async function recoverAfterRestart(ctx: AppContext): Promise<void> {
+export async function recoverAfterRestart(ctx: JobHandlerContext): Promise<void> {
   await clearLocks(ctx.db);
   const root = videosRoot(ctx.config.dataDir);
   const interrupted = await removeInterruptedDownloads(ctx.db);

@@ -70,7 +70,9 @@ describe('job progress on the admin pages', () => {
     await page.getByRole('button', { name: 'Extract frames' }).click();
     await expect.poll(() => page.locator('#frames-state').textContent(), { timeout: 60_000 }).toMatch(/5 frames/);
     expect(await page.locator('#frames-result').textContent()).toContain('Extracted 5 frames');
-    const framesJob = await until(() => t.db.firstSync<{ state: string; progress: number }>(`SELECT state, progress FROM jobs WHERE kind = 'frames' AND video_id = 'uiframes'`));
+    const framesJob = await until(() =>
+      t.db.firstSync<{ state: string; progress: number }>(`SELECT state, progress FROM jobs WHERE kind = 'frames' AND video_id = 'uiframes'`),
+    );
     expect(framesJob).toEqual({ state: 'succeeded', progress: 1 });
     expect(errors).toEqual([]);
     await ctx.close();

@@ -130,14 +130,23 @@ describe('a download with Prefer: respond-async, its progress, the queue and can
     expect(sock.messages[0]).toMatchObject({ type: 'snapshot', jobs: expect.any(Array) });
     expect(jobEvents.some((j) => j.job_id === id && j.state === 'running' && (j.progress as number) > 0.05)).toBe(true);
     expect(jobEvents.some((j) => j.job_id === id && j.state === 'cancelled')).toBe(true);
-    await until(() => (sock.messages.some((m) => (m.job as { job_id?: string; state?: string })?.job_id === frames.body.job_id && (m.job as { state: string }).state === 'succeeded') ? true : undefined));
+    await until(() =>
+      sock.messages.some(
+        (m) => (m.job as { job_id?: string; state?: string })?.job_id === frames.body.job_id && (m.job as { state: string }).state === 'succeeded',
+      )
+        ? true
+        : undefined,
+    );
     sock.ws.close();
   }, 120_000);
 });
 
 describe('the contract routes wait for their job', () => {
   it('POST /api/download answers the download result and leaves a succeeded job with the same result', async () => {
-    const res = await admin.post('/api/download').type('form').send({ url: `${fx.url}/clip.mp4` });
+    const res = await admin
+      .post('/api/download')
+      .type('form')
+      .send({ url: `${fx.url}/clip.mp4` });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ success: true, video_id: 'clip' });
     const row = t.db.firstSync<Record<string, unknown>>(`SELECT * FROM jobs WHERE kind = 'download' AND video_id = 'clip'`)!;

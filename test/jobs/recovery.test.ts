@@ -20,7 +20,12 @@ describe('start-up after a crash', () => {
     const videos = path.join(dataDir, 'videos');
     const db = openDatabase(path.join(dataDir, 'app.sqlite'));
     await addVideo(db, dataDir, { id: 'queuedvid', videoFile: clip, duration: 2 });
-    db.runSync(`INSERT INTO jobs (id, kind, video_id, state, progress, input, started_at) VALUES ('11111111-1111-4111-8111-111111111111', 'download', 'crashed', 'running', 0.4, '{"url":"http://127.0.0.1:9/x.mp4"}', '2026-01-01T00:00:00.000Z')`);
+    // its heartbeat is fresh (the crash was a moment ago): the embedded server, the only process
+    // working jobs, still knows at once that it is an orphan
+    db.runSync(
+      `INSERT INTO jobs (id, kind, video_id, state, progress, input, started_at, heartbeat_at) VALUES ('11111111-1111-4111-8111-111111111111', 'download', 'crashed', 'running', 0.4, '{"url":"http://127.0.0.1:9/x.mp4"}', '2026-01-01T00:00:00.000Z', ?)`,
+      [new Date().toISOString()],
+    );
     db.runSync(`INSERT INTO jobs (id, kind, video_id, state, input) VALUES ('22222222-2222-4222-8222-222222222222', 'frames', 'queuedvid', 'queued', '{}')`);
     db.runSync("INSERT INTO videos (id, title, state) VALUES ('crashed', 'Crashed', 'downloading')");
     db.close();
