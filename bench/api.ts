@@ -58,7 +58,10 @@ async function main(): Promise<void> {
       { name: 'bare POST (baseline)', port: ports.bare, method: 'POST', path: '/bare', body: () => JSON.stringify(answers[0]) },
       { name: 'POST /api/check_answer', port: ports.app, method: 'POST', path: '/api/check_answer', cookie, body: (i) => JSON.stringify(answers[i % answers.length]) },
     ];
-    const load = GENERATOR === 'wrk' ? 'wrk (one thread, a separate process)' : 'Node http client in the main thread (wrk not installed)';
+    const load =
+      GENERATOR === 'wrk'
+        ? 'wrk (one thread, a separate process)'
+        : `Node http client in the main thread (${hasWrk() ? '--generator=node' : 'wrk not installed'})`;
     console.log(`API bench: ${CONCURRENCY} concurrent keep-alive connections, ${SECONDS} s per route, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}`);
     console.log(`load generator: ${load}`);
     console.log(`video ${ports.videoId} (${ports.seeded ? 'seeded by the bench' : 'bundled sample'}), ${ports.segments} final-question segments\n`);
@@ -73,13 +76,21 @@ async function main(): Promise<void> {
     const results = samples.map(combine);
     targets.forEach((target, i) => {
       const r = results[i]!;
-      console.log(`${target.name.padEnd(44)} ${fmt(r.rps, 0).padStart(8)} req/s   p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(7)} ms   errors ${r.errors}`);
+      const cpu = r.cpuUs === undefined ? '' : `   CPU ${fmt(r.cpuUs, 0).padStart(5)} us/req`;
+      console.log(`${target.name.padEnd(44)} ${fmt(r.rps, 0).padStart(8)} req/s   p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(7)} ms${cpu}   errors ${r.errors}`);
     });
     const [bareGet, fq, barePost, check] = results as [Result, Result, Result, Result];
     console.log(`\n(p50 and p99: the median of the ${ROUNDS} rounds' own percentiles)`);
     console.log('ratios against the bare handler (same run):');
     console.log(`  final-questions: throughput ${fmt(fq.rps / bareGet.rps, 2)}x, p99 ${fmt(fq.p99 / bareGet.p99, 2)}x`);
     console.log(`  check_answer:    throughput ${fmt(check.rps / barePost.rps, 2)}x, p99 ${fmt(check.p99 / barePost.p99, 2)}x`);
+    if (fq.cpuUs && check.cpuUs && bareGet.cpuUs && barePost.cpuUs) {
+      // the server's CPU per request (the process serves; wrk runs apart): steadier than req/s
+      // when other work shares the cores, since time spent waiting for a core is not counted
+      console.log('server CPU per request against the bare handler (bare / route; 1 = as cheap as bare):');
+      console.log(`  final-questions: ${fmt(bareGet.cpuUs / fq.cpuUs, 2)}x (${fmt(fq.cpuUs, 0)} us against ${fmt(bareGet.cpuUs, 0)} us)`);
+      console.log(`  check_answer:    ${fmt(barePost.cpuUs / check.cpuUs, 2)}x (${fmt(check.cpuUs, 0)} us against ${fmt(barePost.cpuUs, 0)} us)`);
+    }
     await transferredBytes(ports.app, agent);
     const errors = results.reduce((n, r) => n + r.errors, 0);
     if (errors > 0) console.log(`\nFAIL: ${errors} requests failed`);
@@ -107,6 +118,8 @@ interface Result {
   p50: number;
   p99: number;
   errors: number;
+  /** this process's CPU time (all threads) per request, microseconds: with wrk, the server's */
+  cpuUs?: number;
 }
 
 /** The rounds of one target: throughput over all of them, the median round's percentiles. */
@@ -121,6 +134,7 @@ function combine(rounds: Result[]): Result {
     p50: median(rounds.map((r) => r.p50)),
     p99: median(rounds.map((r) => r.p99)),
     errors: rounds.reduce((n, r) => n + r.errors, 0),
+    cpuUs: rounds.every((r) => r.cpuUs !== undefined) ? rounds.reduce((n, r) => n + r.cpuUs! * r.requests, 0) / requests : undefined,
   };
 }
 
@@ -178,6 +192,7 @@ end
   fs.writeFileSync(script, lua);
   try {
     const url = `http://127.0.0.1:${target.port}${target.path}`;
+    const cpu0 = process.cpuUsage();
     const args = ['-t1', `-c${CONCURRENCY}`, `-d${Math.max(1, Math.round(seconds))}s`, '--timeout', '10s', '-s', script, url];
     const out = await new Promise<string>((resolve, reject) => {
       const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -189,8 +204,12 @@ end
     const line = /^RESULT (.*)$/m.exec(out)?.[1];
     if (!line) throw new Error(`no result from wrk:\n${out}`);
     const r = JSON.parse(line) as { requests: number; us: number; p50: number; p99: number; errors: number };
+    const cpu = process.cpuUsage(cpu0);
     const took = r.us / 1e6;
-    return { requests: r.requests, seconds: took, rps: r.requests / took, p50: r.p50 / 1000, p99: r.p99 / 1000, errors: r.errors };
+    // no request finished within the round: the machine is too busy to measure anything
+    if (r.requests === 0) throw new Error(`no request to ${target.name} finished within ${seconds} s: try a longer --seconds`);
+    const cpuUs = (cpu.user + cpu.system) / r.requests;
+    return { requests: r.requests, seconds: took, rps: r.requests / took, p50: r.p50 / 1000, p99: r.p99 / 1000, errors: r.errors, cpuUs };
   } finally {
     fs.rmSync(script, { force: true });
   }
