@@ -66,7 +66,8 @@ async function main(): Promise<void> {
     console.log(`load generator: ${load}`);
     console.log(`video ${ports.videoId} (${ports.seeded ? 'seeded by the bench' : 'bundled sample'}), ${ports.segments} final-question segments\n`);
     const run = GENERATOR === 'wrk' ? runWrk : runNode;
-    for (const target of targets) await run(target, agent, 0.5); // warm-up
+    // warm-up (on a busy machine a short round may finish nothing: that is fine here)
+    for (const target of targets) await run(target, agent, 0.5).catch(() => undefined);
     // Rounds alternate the routes with their baselines, so a busy moment of the machine
     // lands on both sides of a ratio rather than on one route.
     const samples = targets.map(() => [] as Result[]);
