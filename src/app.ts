@@ -10,7 +10,7 @@ import { securityHeaders } from './http/security-headers.js';
 import { requestLogger } from './http/request-log.js';
 import { renewSessionCookie } from './http/session.js';
 import { mountStaticFiles } from './http/static-files.js';
-import { SqliteSessionStore } from './db/session-store.js';
+import { DatabaseSessionStore } from './db/session-store.js';
 import { FEATURES } from './features.js';
 import { createJobQueue } from './jobs/index.js';
 import { registerJobHandlers } from './jobs/handlers.js';
@@ -42,7 +42,7 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
   const sessionParser = session({
     name: SESSION_COOKIE,
     secret: config.SESSION_SECRET,
-    store: new SqliteSessionStore(db, config.SESSION_MAX_AGE_HOURS * 3600_000),
+    store: new DatabaseSessionStore(db, config.SESSION_MAX_AGE_HOURS * 3600_000),
     resave: false,
     saveUninitialized: false,
     // the lifetime still slides: renewSessionCookie below re-sends the cookie every few minutes
@@ -69,6 +69,9 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
   app.use(renewSessionCookie(Math.min(5 * 60_000, (config.SESSION_MAX_AGE_HOURS * 3600_000) / 10)));
 
   const api = new Api();
+  // before the pages the features add to the app: an API call does not walk the page routes
+  // (the routes are added to api.router as the features register, below)
+  app.use(api.router);
   const upgrades = new UpgradeRegistry(sessionParser);
   const startTasks: (() => Promise<void> | void)[] = [];
   const closeTasks: (() => Promise<void> | void)[] = [];
@@ -88,7 +91,6 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
   for (const register of FEATURES) register(ctx);
   if (config.JOB_CONCURRENCY > 0) registerJobHandlers(ctx);
 
-  app.use(api.router);
   app.use('/api', apiNotFound);
   app.use(errorHandler(logger));
 

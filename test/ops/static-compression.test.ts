@@ -56,20 +56,13 @@ describe('versioned static files', () => {
     const login = await agent.post('/api/admin/verify-access').send({ password: 'test-admin-password' });
     expect(login.status).toBe(200);
     const cookie = String(login.headers['set-cookie']).split(';')[0]!;
-    // record the SQL the app runs while serving (the real database, only observed); the session
-    // store reads through first() (firstSync on SQLite while the store is being moved to it)
+    // record the SQL the app runs while serving (the real database, only observed)
     const seen: string[] = [];
-    const db = t.db as unknown as Record<string, (sql: string, params?: unknown) => unknown>;
-    const originals = new Map<string, (sql: string, params?: unknown) => unknown>();
-    for (const method of ['first', 'firstSync']) {
-      const original = db[method];
-      if (typeof original !== 'function') continue;
-      originals.set(method, original);
-      db[method] = (sql: string, params?: unknown) => {
-        seen.push(sql);
-        return original.call(t.db, sql, params);
-      };
-    }
+    const first = t.db.first.bind(t.db);
+    t.db.first = ((sql: string, params?: never) => {
+      seen.push(sql);
+      return first(sql, params);
+    }) as typeof t.db.first;
     try {
       const file = await raw(`${t.app.locals.staticBase}/kids/kids.css`, 'identity', { cookie });
       expect(file.status).toBe(200);
@@ -79,8 +72,7 @@ describe('versioned static files', () => {
       expect(JSON.parse(api.body.toString())).toMatchObject({ role: 'admin' });
       expect(seen.filter((q) => q.includes('FROM sessions'))).toHaveLength(1); // the spy does see session reads
     } finally {
-      // the spies were own properties over the class's methods
-      for (const method of originals.keys()) delete db[method];
+      t.db.first = first;
     }
   });
 
