@@ -315,7 +315,7 @@ async function serve(): Promise<void> {
  * The bundled sample when it imported with its final questions; otherwise a video row seeded
  * here with reviewed questions through the questions feature's own import.
  */
-async function sampleVideo(db: import('../src/db/database.js').Db, dataDir: string): Promise<{ videoId: string; seeded: boolean }> {
+async function sampleVideo(db: import('../src/db/database.js').Database, dataDir: string): Promise<{ videoId: string; seeded: boolean }> {
   const sample = await db.first<{ id: string }>('SELECT id FROM videos WHERE is_sample = 1 ORDER BY id');
   if (sample && (await db.first('SELECT 1 AS one FROM review_segments WHERE video_id = ?', [sample.id]))) return { videoId: sample.id, seeded: false };
   const { importReviewedQuestions } = await import('../src/questions/import.js');

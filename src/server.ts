@@ -1,6 +1,5 @@
 import http from 'node:http';
 import { ConfigError, loadConfig, readEnv, type Config } from './config.js';
-import type { Db } from './db/database.js';
 import { openAppDatabase } from './db/open.js';
 import { createLogger } from './logger.js';
 import { createApp } from './app.js';
@@ -32,7 +31,7 @@ async function main(): Promise<void> {
   config = opened.config;
   const db = opened.db;
   // TODO(issue #18): AppDeps.db becomes `Database` with the async conversion; drop this cast then
-  const built = await createApp({ config, db: db as Db, logger });
+  const built = await createApp({ config, db, logger });
   const server = http.createServer(built.app);
   const requests = trackRequests(server);
   server.on('upgrade', (req, socket, head) => built.upgrades.handle(req, socket, head));

@@ -1,5 +1,4 @@
 import { ConfigError, loadConfig, readEnv, type Config } from './config.js';
-import type { Db } from './db/database.js';
 import { openAppDatabase } from './db/open.js';
 import { createLogger } from './logger.js';
 import { createJobQueue } from './jobs/index.js';
@@ -35,7 +34,7 @@ async function main(): Promise<void> {
   config = opened.config;
   const db = opened.db;
   // TODO(issue #18): AppDeps.db becomes `Database` with the async conversion; drop this cast then
-  const deps = { config, db: db as Db, logger };
+  const deps = { config, db, logger };
   const jobs = createJobQueue(deps, { concurrency: config.JOB_CONCURRENCY, embedded: false });
   const startTasks: (() => Promise<void> | void)[] = [];
   const ctx: JobHandlerContext = { ...deps, jobs, onStart: (t) => startTasks.push(t) };

@@ -1,5 +1,5 @@
 import { assertChildAccess } from '../accounts/access.js';
-import type { Database, Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { forbidden, notFound } from '../http/errors.js';
 import type { Auth } from '../http/session.js';
 import type { Caller } from './activity.repository.js';
@@ -55,8 +55,7 @@ export async function assertProblemForWork(db: Database, auth: Auth, problemId: 
   if (caller.role === 'child') {
     const cls = (await classes.get(problem.class_id))!;
     // the picked profile must still be this family's active child (relinked or deactivated since);
-    // `as Db` only until assertChildAccess takes the Database interface (asynca's half of #18)
-    await assertChildAccess(db as Db, auth, caller.childId!);
+    await assertChildAccess(db, auth, caller.childId!);
     if (!(await classes.isEnrolled(problem.class_id, caller.childId!))) {
       throw forbidden('This problem is for another class.', 'not_enrolled');
     }

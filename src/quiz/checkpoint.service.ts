@@ -1,4 +1,4 @@
-import type { Database, Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { assertChildAccess } from '../accounts/access.js';
 import type { Auth } from '../http/session.js';
 import { AttemptsRepository, type CheckpointRow } from './attempts.repository.js';
@@ -51,19 +51,18 @@ export async function putCheckpoint(db: Database, auth: Auth, childId: string, v
 }
 
 export async function getCheckpoint(db: Database, auth: Auth, childId: string, videoId: string) {
-  // `as Db` only until assertChildAccess takes the Database interface (asynca's half of #18)
-  await assertChildAccess(db as Db, auth, childId);
+  await assertChildAccess(db, auth, childId);
   const row = await new AttemptsRepository(db).checkpoint(childId, videoId);
   return row ? checkpointView(row) : null;
 }
 
 export async function listCheckpoints(db: Database, auth: Auth, childId: string) {
-  await assertChildAccess(db as Db, auth, childId);
+  await assertChildAccess(db, auth, childId);
   return (await new AttemptsRepository(db).checkpoints([childId])).map(checkpointView);
 }
 
 export async function deleteCheckpoint(db: Database, auth: Auth, childId: string, videoId: string): Promise<boolean> {
-  await assertChildAccess(db as Db, auth, childId);
+  await assertChildAccess(db, auth, childId);
   return new AttemptsRepository(db).deleteCheckpoint(childId, videoId);
 }
 

@@ -1,4 +1,4 @@
-import type { Database, Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { assertChildAccess, type ChildAccessRow } from '../accounts/access.js';
 import { expertCanSeeVideo } from '../videos/access.js';
 import { badRequest, forbidden, notFound } from '../http/errors.js';
@@ -25,11 +25,10 @@ export interface SavedAttempt {
  * assertChildAccess) and the video must exist and be in the child's library (admin: any video).
  */
 export async function assertQuizTarget(db: Database, auth: Auth, childId: string, videoId: string): Promise<{ child: ChildAccessRow; title: string }> {
-  // `as Db` only until the accounts and videos access checks take the Database interface (asynca's half of #18)
-  const child = await assertChildAccess(db as Db, auth, childId);
+  const child = await assertChildAccess(db, auth, childId);
   const video = await new AttemptsRepository(db).video(videoId);
   if (!video) throw notFound(`Video ${videoId} was not found.`, 'video_not_found');
-  if (auth.role !== 'admin' && !(await expertCanSeeVideo(db as Db, child.expert_id, video.id))) {
+  if (auth.role !== 'admin' && !(await expertCanSeeVideo(db, child.expert_id, video.id))) {
     throw forbidden("This video is not in the child's library.", 'video_not_yours');
   }
   return { child, title: video.title };
@@ -130,7 +129,7 @@ export function answerView(r: AnswerRow) {
 }
 
 export async function quizScores(db: Database, auth: Auth, childId: string, opts: { videoId?: string; limit?: number }) {
-  await assertChildAccess(db as Db, auth, childId);
+  await assertChildAccess(db, auth, childId);
   const repo = new AttemptsRepository(db);
   const attempts = await repo.attempts({ childIds: [childId], videoId: opts.videoId, limit: opts.limit });
   const answers = await repo.answersByAttempt(attempts.map((a) => a.id));

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type OpenAI from 'openai';
 import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { Auth } from '../http/session.js';
 import { canSeeVideo } from '../videos/access.js';
@@ -37,7 +37,7 @@ export class TranscribeService {
 
   constructor(
     private readonly config: Config,
-    private readonly db: Db,
+    private readonly db: Database,
     readonly local: LocalRecognizer,
     private readonly logger: Logger,
   ) {

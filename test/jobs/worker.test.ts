@@ -77,13 +77,13 @@ describe('a web instance with JOB_CONCURRENCY=0 and a worker process on one SQLi
     worker = await startWorker(workerEnv());
     const done = await untilJob(queued.body.job_id, (j) => j.state !== 'queued' && j.state !== 'running');
     expect(done).toMatchObject({ state: 'succeeded', progress: 1, result: { success: true, video_id: 'framesvid', count: 3 } });
-    expect(web.db.firstSync<{ frame_count: number }>('SELECT frame_count FROM videos WHERE id = ?', ['framesvid'])!.frame_count).toBe(3);
+    expect((await web.db.first<{ frame_count: number }>('SELECT frame_count FROM videos WHERE id = ?', ['framesvid']))!.frame_count).toBe(3);
 
     // the contract's synchronous route waits for a job another process runs
     const sync = await admin.post('/api/frames/framesvid');
     expect(sync.status, JSON.stringify(sync.body)).toBe(200);
     expect(sync.body).toMatchObject({ success: true, video_id: 'framesvid', count: 3 });
-    const row = web.db.firstSync<{ state: string; result: string }>(`SELECT state, result FROM jobs WHERE kind = 'frames' ORDER BY created_at DESC LIMIT 1`)!;
+    const row = (await web.db.first<{ state: string; result: string }>(`SELECT state, result FROM jobs WHERE kind = 'frames' ORDER BY created_at DESC LIMIT 1`))!;
     expect(row.state).toBe('succeeded');
     expect(JSON.parse(row.result)).toEqual(sync.body);
   }, 120_000);
@@ -122,7 +122,7 @@ describe('a web instance with JOB_CONCURRENCY=0 and a worker process on one SQLi
     const done = await untilJob(id, (j) => j.state !== 'running');
     expect(done).toMatchObject({ state: 'cancelled', error: CANCEL_MESSAGES.admin, result: { success: false, error_code: 'cancelled' } });
     for (const p of ytdlp) expect(groupAlive(p.pgid), p.cmd).toBe(false);
-    expect(web.db.firstSync('SELECT id FROM videos WHERE id = ?', ['slowa'])).toBeUndefined();
+    expect(await web.db.first('SELECT id FROM videos WHERE id = ?', ['slowa'])).toBeUndefined();
     await until(() => (messages.some((m) => m.job?.job_id === id && m.job.state === 'cancelled') ? true : undefined));
     ws.close();
   }, 120_000);
@@ -139,7 +139,7 @@ describe('a web instance with JOB_CONCURRENCY=0 and a worker process on one SQLi
     worker = undefined;
     const failed = await untilJob(id, (j) => j.state !== 'running');
     expect(failed).toMatchObject({ state: 'failed', error: ORPHAN_REASON, message: ORPHAN_REASON });
-    const row = web.db.firstSync<{ state: string; finished_at: string | null }>('SELECT state, finished_at FROM jobs WHERE id = ?', [id])!;
+    const row = (await web.db.first<{ state: string; finished_at: string | null }>('SELECT state, finished_at FROM jobs WHERE id = ?', [id]))!;
     expect(row).toMatchObject({ state: 'failed', finished_at: expect.any(String) });
     // the dead worker's yt-dlp is an orphan of this test now: stop it
     for (const p of processesMentioning(web.dataDir)) process.kill(-p.pgid, 'SIGKILL');
