@@ -88,8 +88,9 @@ export async function listJobs(db: Database, f: JobListFilter = {}): Promise<Job
 /**
  * Marks one queued job running, atomically (one UPDATE … RETURNING: two processes on one SQLite
  * file or two PostgreSQL workers never both get it). With `id`, that job only (pg-boss handed it
- * over); without, the oldest queued job of the given kinds. Undefined when there is none (or it
- * was cancelled meanwhile).
+ * over); without, the oldest queued job of the given kinds: SQLite's dispatch, where writers take
+ * turns (on PostgreSQL two such claims at once could pick the same row and one get nothing, which
+ * is why pg-boss dispatches there). Undefined when there is none (or it was cancelled meanwhile).
  */
 export async function claimJob(db: Database, pick: { id: string } | { kinds: readonly JobKind[] }): Promise<Job | undefined> {
   const at = now();

@@ -245,6 +245,8 @@ export class LocalJobQueue implements JobQueue {
     if (this.listeners.size || this.waiters.size) {
       for (const job of await this.watch.poll(this.db, new Set(this.running.keys()))) this.deliver(job);
     }
+    // a wait that began just as its job finished may have missed the event: read its row
+    if (this.waiters.size) for (const job of await getJobs(this.db, [...this.waiters.keys()])) this.resolveWaiters(job);
     await this.pump();
   }
 
@@ -325,6 +327,10 @@ export class LocalJobQueue implements JobQueue {
 
   private deliver(job: Job): void {
     this.emit(job);
+    this.resolveWaiters(job);
+  }
+
+  private resolveWaiters(job: Job): void {
     if (!FINISHED_STATES.includes(job.state)) return;
     const waiting = this.waiters.get(job.id) ?? [];
     this.waiters.delete(job.id);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Database } from '../db/database.js';
-import { finalSegmentCounts } from './review.repository.js';
+import { finalSegmentCounts } from './final.repository.js';
 import { generatedQuestionCounts } from './segments.repository.js';
 import { VIDEO_ID_RE, safeJoin } from '../http/ids.js';
 

@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.js';
 import type { Companion } from '../config.js';
 import type { FinalQuestionSegment } from './questions.schema.js';
-import { rankedQuestions, type Candidate } from './review.repository.js';
+import { rankedQuestions, type Candidate } from './final.repository.js';
 import { chosenWording, latestWording } from './variants.repository.js';
 
 /**
