@@ -75,6 +75,12 @@ describe('coverageStep', () => {
   it('nothing of the answer passes on', () => {
     expect(decided(coverageStep(ctx('What did they buy?', 'milk', 'a kite')))).toBe('pass');
   });
+  it('a vaguer word in place of the missing thing is not its key idea', () => {
+    expect(decided(coverageStep(ctx('What did the band play?', 'a shiny trumpet', 'a shiny instrument')))).toBe('almost:partial');
+  });
+  it('only its describing words said, and another thing named, is a different thing', () => {
+    expect(decided(coverageStep(ctx('What did the pup find?', 'a red ball', 'a red hat')))).toBe('wrong:conflict');
+  });
 });
 
 describe('vaguerStep', () => {
@@ -86,6 +92,10 @@ describe('vaguerStep', () => {
     expect(decided(vaguerStep(ctx('Who helped her?', 'her big brother', 'a boy')))).toBe('almost:vague_person');
     expect(decided(vaguerStep(ctx('What did the pirate find?', 'a gold coin', 'something shiny')))).toBe('almost:vague_answer');
     expect(decided(vaguerStep(ctx('What colour was the kite?', 'red', 'something blue')))).toBe('pass');
+  });
+  it('a person described but not named is almost; naming someone else is not', () => {
+    expect(decided(vaguerStep(ctx('Who found the map?', 'Priya', 'a girl with a hat')))).toBe('almost:vague_person');
+    expect(decided(vaguerStep(ctx('Who found the map?', 'Priya', 'Tom')))).toBe('pass');
   });
   it('a different one of the same kind passes on', () => {
     expect(decided(vaguerStep(ctx('What colour was the kite?', 'red', 'blue')))).toBe('pass');

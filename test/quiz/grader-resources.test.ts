@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { metaphoneAlike, sameLongCode } from '../../src/quiz/grading/fuzzy.js';
+import { metaphoneAlike, sameLongCode, yodCoalesced } from '../../src/quiz/grading/fuzzy.js';
 import { isCompoundNoun, isKindOfHead, meaningOf } from '../../src/quiz/grading/meaning.js';
 import { irregularPastBase, lemmatize, morphy } from '../../src/quiz/grading/morphology.js';
 import { wordsToNumbers } from '../../src/quiz/grading/normalize.js';
@@ -58,6 +58,14 @@ describe('Double Metaphone', () => {
     expect(metaphoneAlike('cookies', 'cocoa')).toBe(false);
     expect(sameLongCode('aunts', 'ants')).toBe(true);
     expect(sameLongCode('ted', 'tad')).toBe(false);
+  });
+  it('knows "t"/"d" before a long "u" said as "ch"/"j" (yod coalescence), and only there', () => {
+    expect(yodCoalesced('tuesday')).toBe('chuesday');
+    expect(yodCoalesced('tuna')).toBe('chuna');
+    expect(yodCoalesced('duty')).toBe('juty');
+    expect(yodCoalesced('tummy')).toBeUndefined();
+    expect(yodCoalesced('duck')).toBeUndefined();
+    expect(metaphoneAlike(yodCoalesced('tuesday') as string, 'chooseday')).toBe(true);
   });
 });
 

@@ -91,7 +91,9 @@ export const coverageStep: Step = (c) => {
       return settle(verdict('correct', Math.max(t.correct, s.coverage), 'match', notes));
     }
     const keyIdea = s.coverage >= t.key_idea || s.headSaid;
-    if (s.hasCore && keyIdea && left.extras.length === 0 && !s.missingVerb && !left.conflict) {
+    // a vaguer word in place of a missing expected word ("a hot drink" for "hot cocoa") is not the key idea
+    const vaguerForMissing = left.broader !== undefined && s.missing.includes(left.broader.expected);
+    if (s.hasCore && keyIdea && left.extras.length === 0 && !s.missingVerb && !left.conflict && !vaguerForMissing) {
       return settle(verdict('correct', t.correct, 'key_idea', notes, true));
     }
   } else {
@@ -102,9 +104,24 @@ export const coverageStep: Step = (c) => {
     }
     if (okItems.length > 0) return verdict('almost', clampAlmost(c, covered), 'some_items', { count: okItems.length, total: c.items.length, ...notes }, true);
   }
+  const replaced = otherThingNamed(c);
+  if (replaced) return verdict('wrong', Math.min(covered, t.almost - 0.1), 'conflict', { said: replaced.said.raw, target: replaced.expected.raw });
   if (scores.some((s) => s.hasCore)) return verdict('almost', clampAlmost(c, covered), 'partial', notes, true);
   return undefined;
 };
+
+/**
+ * Only describing words of a one-thing answer were said, and another thing in the place of the
+ * thing itself ("hot cookies" for "hot cocoa", "a red hat" for "a red ball"): a different thing.
+ */
+export function otherThingNamed(c: Context): { said: Token; expected: Token } | undefined {
+  if (c.items.length !== 1) return undefined;
+  const s = c.scores[0] as ItemScore;
+  const head = s.missing.find((e) => e.kind === 'content' && !e.verb && !e.name && !isMainlyAdjective(e.lemma));
+  if (!head || s.matches.length === 0 || !s.matches.every((m) => m.expected.kind === 'modifier' || isMainlyAdjective(m.expected.lemma))) return undefined;
+  const thing = c.left.extras.find((u) => u.kind === 'content' && !u.verb && !isMainlyAdjective(u.lemma));
+  return thing ? { said: thing, expected: head } : undefined;
+}
 
 /** On the right track but vaguer: a broader word ("a bird" for "the owl"), a person word for a name. */
 export const vaguerStep: Step = (c) => {
@@ -112,7 +129,9 @@ export const vaguerStep: Step = (c) => {
   const own = ownWords(c);
   // a person word for a name ("a girl" for "Priya"), a word for anyone for a particular person ("a boy" for "her brother")
   const personExpected = c.allExpected.some((tok) => tok.name) ? L.isPersonWord : c.allExpected.some((tok) => L.isPersonWord(tok.concept)) ? L.isGenericPerson : undefined;
-  if (personExpected && own.length > 0 && own.every((tok) => personExpected(tok.concept))) {
+  // ... also described further ("a boy with a dog" for "Jamal"), as long as it names nobody else
+  const describedPerson = own.length > 0 && personExpected?.((own[0] as Token).concept) && !own.some((tok) => tok.name) && !c.left.conflict;
+  if (personExpected && own.length > 0 && (own.every((tok) => personExpected(tok.concept)) || describedPerson)) {
     return verdict('almost', c.t.vaguer, 'vague_person', { said: own.map((tok) => tok.raw).join(' ') }, true);
   }
   // "something sweet", "somewhere sandy": a placeholder with a description is a vague answer
