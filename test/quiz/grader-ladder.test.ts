@@ -75,6 +75,9 @@ describe('coverageStep', () => {
   it('nothing of the answer passes on', () => {
     expect(decided(coverageStep(ctx('What did they buy?', 'milk', 'a kite')))).toBe('pass');
   });
+  it('praise slang means the everyday word', () => {
+    expect(decided(coverageStep(ctx('What did Sam think of the kite?', 'it was great', 'it was so cool')))).toBe('correct:match');
+  });
   it('a vaguer word in place of the missing thing is not its key idea', () => {
     expect(decided(coverageStep(ctx('What did the band play?', 'a shiny trumpet', 'a shiny instrument')))).toBe('almost:partial');
   });
@@ -92,6 +95,10 @@ describe('vaguerStep', () => {
     expect(decided(vaguerStep(ctx('Who helped her?', 'her big brother', 'a boy')))).toBe('almost:vague_person');
     expect(decided(vaguerStep(ctx('What did the pirate find?', 'a gold coin', 'something shiny')))).toBe('almost:vague_answer');
     expect(decided(vaguerStep(ctx('What colour was the kite?', 'red', 'something blue')))).toBe('pass');
+  });
+  it('a part of the day for a time on the clock is almost', () => {
+    expect(decided(vaguerStep(ctx('When did the owl wake up?', 'at eight o\'clock', 'in the evening')))).toBe('almost:vaguer');
+    expect(decided(vaguerStep(ctx('When did the owl wake up?', 'at night', 'in the evening')))).toBe('pass');
   });
   it('a person described but not named is almost; naming someone else is not', () => {
     expect(decided(vaguerStep(ctx('Who found the map?', 'Priya', 'a girl with a hat')))).toBe('almost:vague_person');

@@ -4,7 +4,7 @@ import { metaphoneAlike, sameLongCode, yodCoalesced } from '../../src/quiz/gradi
 import { isCompoundNoun, isKindOfHead, meaningOf } from '../../src/quiz/grading/meaning.js';
 import { irregularPastBase, lemmatize, morphy } from '../../src/quiz/grading/morphology.js';
 import { wordsToNumbers } from '../../src/quiz/grading/normalize.js';
-import { ANTONYMS, SYNONYMS, TAXONOMY } from '../../src/quiz/grading/lexicon-meaning.js';
+import { ANTONYMS, SLANG, SYNONYMS, TAXONOMY } from '../../src/quiz/grading/lexicon-meaning.js';
 import { loadWordnet, wordnetIndexFile } from '../../src/quiz/grading/wordnet.js';
 
 /** The general resources the grader stands on: WordNet's index, its morphology, Double Metaphone, numbers. */
@@ -91,6 +91,7 @@ describe('the child-word overlay', () => {
       for (const child of children) if (meaningOf(key(child), key(parent)) === 'broader') covered.push(`${child} < ${parent}`);
     }
     for (const [a, b] of ANTONYMS) if (meaningOf(key(a), key(b)) === 'opposite') covered.push(`${a} <> ${b}`);
+    for (const [word, concept] of Object.entries(SLANG)) if (meaningOf(concept, word) !== undefined) covered.push(`${word} ~ ${concept}`);
     expect(covered).toEqual([]);
   });
 });

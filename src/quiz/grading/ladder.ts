@@ -7,7 +7,7 @@ import type { Token } from './analyze.js';
 import type { Context } from './context.js';
 import type { ItemScore } from './items.js';
 import * as L from './lexicon.js';
-import { isMainlyAdjective } from './meaning.js';
+import { isMainlyAdjective, isTimePeriod } from './meaning.js';
 import type { Decision, ExplainInput } from './reasons.js';
 
 export type AnswerStatus = 'correct' | 'almost' | 'wrong';
@@ -134,6 +134,9 @@ export const vaguerStep: Step = (c) => {
   if (personExpected && own.length > 0 && (own.every((tok) => personExpected(tok.concept)) || describedPerson)) {
     return verdict('almost', c.t.vaguer, 'vague_person', { said: own.map((tok) => tok.raw).join(' ') }, true);
   }
+  // "in the morning" for "ten o'clock": the part of the day, not the time on the clock
+  const period = clockTimeExpected(c) ? own.find((tok) => !CLOCK_TIMES.has(tok.lemma) && (isTimePeriod(tok.lemma) || L.ancestors(tok.concept).has('time'))) : undefined;
+  if (period && !c.left.conflict) return verdict('almost', c.t.vaguer, 'vaguer', { said: period.raw }, true);
   // "something sweet", "somewhere sandy": a placeholder with a description is a vague answer
   const placeholder = c.usr.tokens.find((tok) => tok.kind === 'vague');
   if (placeholder && own.length > 0 && !c.left.conflict && c.negated.size === 0) {
@@ -187,6 +190,10 @@ export function reasonCheck(c: Context, v: Verdict): Verdict {
   if (predicates.some((tok) => matched.has(tok))) return v;
   return verdict('almost', c.t.correct - 0.05, 'reason_missing', { missing: predicates }, true);
 }
+
+/** The expected answer is a time on the clock ("ten o'clock", "at noon"). */
+const CLOCK_TIMES = new Set(['clock', 'noon', 'midnight']);
+const clockTimeExpected = (c: Context) => c.allExpected.some((tok) => CLOCK_TIMES.has(tok.lemma));
 
 function ownWords(c: Context): Token[] {
   return c.left.ownWords.filter((tok) => tok.kind !== 'vague');

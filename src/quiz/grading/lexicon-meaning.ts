@@ -70,6 +70,14 @@ export const SYNONYMS: string[][] = [
   ['mitten', 'glove'], ['block', 'lego'], ['monkey', 'chimp', 'chimpanzee', 'ape'],
 ];
 
+/**
+ * Slang a child uses for praise, as an extra meaning next to the word's own (so "cool" still
+ * means a little cold): word -> the overlay concept it also means. WordNet has none of these
+ * among a word's first senses ("cool" = all right is its 6th adjective sense; "rad" and "epic" are
+ * a unit of radiation and a long poem). Not "wicked": WordNet's evil is the likelier meaning.
+ */
+export const SLANG: Record<string, string> = { cool: 'good', rad: 'good', epic: 'good' };
+
 /** Is-a: parent -> children (children may be parents too; a word may have several parents). */
 export const TAXONOMY: Record<string, string[]> = {
   animal: ['pony', 'sheep', 'goat', 'dolphin', 'skunk', 'beaver', 'seal', 'donkey', 'moose', 'gorilla', 'unicorn',

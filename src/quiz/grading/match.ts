@@ -36,6 +36,7 @@ export function relate(e: Token, u: Token, t: GradingThresholds): Relation {
   }
   if (e.concept === u.concept) return { kind: 'match', score: 1, how: e.lemma === u.lemma ? 'exact' : 'synonym' };
   if (L.areOpposites(e.concept, u.concept)) return { kind: 'opposite' };
+  if (L.slangMatches(e, u)) return { kind: 'match', score: 0.9, how: 'synonym' };
   // the doer said as the action ("drive the truck" for "truck driver", "to hold pencils" for "pencil holder")
   if (u.verb && actionOfDoer(e.lemma) === u.lemma) return { kind: 'match', score: 0.9, how: 'synonym' };
   if (L.isBroaderThan(e.concept, u.concept)) return { kind: 'match', score: 1, how: 'specific' };

@@ -111,6 +111,14 @@ const isKindMemo = memoize((key: string): boolean => {
   return first !== undefined && (first === target || ancestorsOf(wn, first).has(target));
 }, 20000);
 
+/** A stretch of time WordNet files directly under "time period" in one of the word's first senses ("morning", "evening", "night"), not a season or a weekday. */
+export const isTimePeriod = (word: string): boolean => timePeriodMemo(word);
+const timePeriodMemo = memoize((word: string): boolean => {
+  const wn = wordnet();
+  const period = wn.senses('time period', 1, 'n')[0];
+  return period !== undefined && wn.senses(word, SENSES, 'n').some((id) => wn.synset(id).hypernyms.includes(period));
+}, 5000);
+
 /** Parents with more children than this are too broad for their children to be near answers. */
 const MAX_KIN = 40;
 const singleWords = (words: string[]) => words.filter((w) => /^[a-z]+( [a-z]+)?$/.test(w));
