@@ -75,6 +75,9 @@ describe('coverageStep', () => {
   it('nothing of the answer passes on', () => {
     expect(decided(coverageStep(ctx('What did they buy?', 'milk', 'a kite')))).toBe('pass');
   });
+  it('a verb said without its own noun says that noun too (WordNet derivation)', () => {
+    expect(decided(coverageStep(ctx('What did Mia do at the party?', 'she sang a song', 'she was singing')))).toBe('correct:match');
+  });
   it('praise slang means the everyday word', () => {
     expect(decided(coverageStep(ctx('What did Sam think of the kite?', 'it was great', 'it was so cool')))).toBe('correct:match');
   });

@@ -7,6 +7,7 @@
 import { isMeaningful, type Analysis, type Token } from './analyze.js';
 import { bestMatch, relate, type WordMatch } from './match.js';
 import * as L from './lexicon.js';
+import { isNounOfVerb } from './meaning.js';
 import type { GradingThresholds } from './thresholds.js';
 
 const ITEM_SEPARATORS = new Set([',', 'and', 'plus', 'because', 'or', 'then', 'also']);
@@ -63,6 +64,12 @@ export function scoreItem(item: Token[], user: Analysis, questionConcepts: Set<s
       missing.push(e);
     }
   }
+  for (const cognate of cognateObjects(missing, matches)) {
+    // "they were singing" for "sang songs": the verb's own noun adds nothing the verb does not say
+    missing.splice(missing.indexOf(cognate.expected), 1);
+    got += cognate.expected.weight * cognate.match.score;
+    matches.push(cognate);
+  }
   const subject = pronounSubject(informative, missing, matches, user);
   if (subject) {
     // "it was super heavy" for "the pumpkin was too heavy": the pronoun stands for the named subject
@@ -81,6 +88,17 @@ export function scoreItem(item: Token[], user: Analysis, questionConcepts: Set<s
     missingVerb: missing.some((e) => e.verb && e.weight >= 1 && matches.some((m) => m.expected.start < e.start)),
     matches,
   };
+}
+
+/** Missing nouns that name what a said verb of the item makes ("songs" of "sang", "a dance" of "danced"), as matched through that verb. */
+function cognateObjects(missing: Token[], matches: ItemScore['matches']): ItemScore['matches'] {
+  const out: ItemScore['matches'] = [];
+  for (const e of missing) {
+    if (e.verb || e.kind !== 'content' || e.name) continue;
+    const via = matches.find((m) => m.expected.verb && m.expected.start < e.start && isNounOfVerb(e.lemma, m.expected.lemma));
+    if (via) out.push({ expected: e, match: { ...via.match, how: 'synonym' } });
+  }
+  return out;
 }
 
 const SUBJECT_PRONOUNS = new Set(['it', 'they', 'he', 'she']);

@@ -56,7 +56,8 @@ export const SYNONYMS: string[][] = [
   ['teddy', 'teddy bear', 'teddybear'], ['hotdog', 'hot dog', 'sausage'], ['wateringcan', 'watering can'],
   ['door', 'front door', 'back door', 'doorway'], ['picture', 'photo', 'photograph'],
   ['runout', 'run out', 'no more', 'all gone', 'used up', 'use up', 'none left', 'nothing left', 'empty'],
-  ['goaway', 'blow away', 'fly away', 'float away', 'go away', 'carry away', 'gone', 'disappear', 'vanish', 'blow off'],
+  // carried off by air or water, with either particle ("blew away", "flew off")
+  ['goaway', 'go away', 'gone', 'disappear', 'vanish', ...['blow', 'fly', 'float', 'carry'].flatMap((v) => [`${v} away`, `${v} off`])],
   ['wake', 'wake up', 'get up'], ['noise', 'sound'], ['turtle', 'tortoise'], ['hello', 'hi', 'howdy', 'hiya'],
   ['goodbye', 'bye', 'bye bye', 'see you', 'farewell'], ['thankyou', 'thank you', 'thanks'],
   ['shoe', 'sneaker', 'trainer'], ['pants', 'trousers'], ['grab', 'snatch'], ['pull', 'tug'], ['push', 'shove'],

@@ -119,6 +119,18 @@ const timePeriodMemo = memoize((word: string): boolean => {
   return period !== undefined && wn.senses(word, SENSES, 'n').some((id) => wn.synset(id).hypernyms.includes(period));
 }, 5000);
 
+/**
+ * The noun names what the verb makes or does, by WordNet's derivational links between their
+ * first senses ("song" of sing, "dance" of dance, "dream" of dream, "drawing" of draw).
+ */
+export const isNounOfVerb = (noun: string, verb: string): boolean => nounOfVerbMemo(`${noun}|${verb}`);
+const nounOfVerbMemo = memoize((key: string): boolean => {
+  const [noun = '', verb = ''] = key.split('|');
+  const wn = wordnet();
+  const nouns = new Set(wn.senses(noun, SENSES, 'n'));
+  return wn.senses(verb, SENSES, 'v').some((id) => wn.synset(id).derivations.some((d) => nouns.has(d)));
+}, 5000);
+
 /** Parents with more children than this are too broad for their children to be near answers. */
 const MAX_KIN = 40;
 const singleWords = (words: string[]) => words.filter((w) => /^[a-z]+( [a-z]+)?$/.test(w));

@@ -21,6 +21,8 @@ export interface Synset {
   hyponyms: number[];
   /** WordNet's "also see" between describing words ("warm" -> hot) */
   alsoSee: number[];
+  /** WordNet's derivationally related forms, as synsets ("sing" -> song, singer) */
+  derivations: number[];
 }
 
 interface LemmaEntry {
@@ -116,10 +118,10 @@ export class Wordnet {
     let s = this.synsetCache.get(id);
     if (!s) {
       const record = id >= 0 && id < this.synsetStarts.length ? this.line(this.file.synsets, this.synsetStarts, id) : '';
-      const [words = '', h = '', a = '', sim = '', p = '', c = '', e = ''] = record.split('|');
+      const [words = '', h = '', a = '', sim = '', p = '', c = '', e = '', d = ''] = record.split('|');
       s = {
         id, words: words.split(' ').map((w) => w.replace(/_/g, ' ')), hypernyms: decodeIds(h), antonyms: decodeIds(a),
-        similar: decodeIds(sim), pertainyms: decodeIds(p), hyponyms: decodeIds(c), alsoSee: decodeIds(e),
+        similar: decodeIds(sim), pertainyms: decodeIds(p), hyponyms: decodeIds(c), alsoSee: decodeIds(e), derivations: decodeIds(d),
       };
       this.synsetCache.set(id, s);
     }
