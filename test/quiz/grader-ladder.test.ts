@@ -78,6 +78,10 @@ describe('coverageStep', () => {
   it('a verb said without its own noun says that noun too (WordNet derivation)', () => {
     expect(decided(coverageStep(ctx('What did Mia do at the party?', 'she sang a song', 'she was singing')))).toBe('correct:match');
   });
+  it('a head without the named kind before it is less precise', () => {
+    expect(decided(coverageStep(ctx('Who rang the bell?', 'the ice cream seller', 'the seller')))).toBe('almost:partial');
+    expect(decided(coverageStep(ctx('Who rang the bell?', 'the old seller', 'the seller')))).toBe('correct:key_idea');
+  });
   it('praise slang means the everyday word', () => {
     expect(decided(coverageStep(ctx('What did Sam think of the kite?', 'it was great', 'it was so cool')))).toBe('correct:match');
   });

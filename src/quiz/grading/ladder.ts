@@ -93,7 +93,9 @@ export const coverageStep: Step = (c) => {
     const keyIdea = s.coverage >= t.key_idea || s.headSaid;
     // a vaguer word in place of a missing expected word ("a hot drink" for "hot cocoa") is not the key idea
     const vaguerForMissing = left.broader !== undefined && s.missing.includes(left.broader.expected);
-    if (s.hasCore && keyIdea && left.extras.length === 0 && !s.missingVerb && !left.conflict && !vaguerForMissing) {
+    // a head without the named kind before it ("a driver" for "a garbage truck driver") is less precise, as "a truck" is for "tow truck"
+    const kindMissing = s.headSaid && s.missing.some((e) => e.phrase !== undefined && !e.verb);
+    if (s.hasCore && keyIdea && left.extras.length === 0 && !s.missingVerb && !left.conflict && !vaguerForMissing && !kindMissing) {
       return settle(verdict('correct', t.correct, 'key_idea', notes, true));
     }
   } else {
