@@ -82,6 +82,10 @@ describe('coverageStep', () => {
     expect(decided(coverageStep(ctx('Who rang the bell?', 'the ice cream seller', 'the seller')))).toBe('almost:partial');
     expect(decided(coverageStep(ctx('Who rang the bell?', 'the old seller', 'the seller')))).toBe('correct:key_idea');
   });
+  it('a reason without what it acts on is a vaguer reason', () => {
+    expect(decided(coverageStep(ctx('Why did Ben wear a helmet?', 'it protects his head', 'to protect him')))).toBe('almost:partial');
+    expect(decided(coverageStep(ctx('What does the helmet do?', 'it protects his head', 'to protect him')))).toBe('correct:key_idea');
+  });
   it('praise slang means the everyday word', () => {
     expect(decided(coverageStep(ctx('What did Sam think of the kite?', 'it was great', 'it was so cool')))).toBe('correct:match');
   });

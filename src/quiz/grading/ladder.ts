@@ -95,7 +95,9 @@ export const coverageStep: Step = (c) => {
     const vaguerForMissing = left.broader !== undefined && s.missing.includes(left.broader.expected);
     // a head without the named kind before it ("a driver" for "a garbage truck driver") is less precise, as "a truck" is for "tow truck"
     const kindMissing = s.headSaid && s.missing.some((e) => e.phrase !== undefined && !e.verb);
-    if (s.hasCore && keyIdea && left.extras.length === 0 && !s.missingVerb && !left.conflict && !vaguerForMissing && !kindMissing) {
+    // a reason without what it acts on ("it's not healthy" for "it hurts your teeth") is a vaguer reason
+    const reasonObjectMissing = c.whyAsked && s.missing.some((e) => e.kind === 'content' && !e.verb && !e.name && !isMainlyAdjective(e.lemma) && s.matches.some((m) => m.expected.start < e.start));
+    if (s.hasCore && keyIdea && left.extras.length === 0 && !s.missingVerb && !left.conflict && !vaguerForMissing && !kindMissing && !reasonObjectMissing) {
       return settle(verdict('correct', t.correct, 'key_idea', notes, true));
     }
   } else {
