@@ -126,6 +126,10 @@ describe('fallbackStep', () => {
     expect(decided(fallbackStep(ctx('What colour was the kite?', 'red', 'blue')))).toBe('wrong:conflict');
     expect(decided(fallbackStep(ctx('What did they pour on the pancakes?', 'maple syrup', 'can we go outside now')))).toBe('wrong:no_match');
   });
+  it('a word whose other name holds the expected thing is almost ("cavities": tooth decay)', () => {
+    expect(decided(fallbackStep(ctx('What did the dentist check?', 'his teeth', 'the cavities')))).toBe('almost:partial');
+    expect(decided(fallbackStep(ctx('What did the dentist check?', 'his teeth', 'the car')))).toBe('wrong:no_match');
+  });
 });
 
 describe('checks on a correct verdict', () => {

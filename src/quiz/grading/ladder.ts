@@ -7,7 +7,7 @@ import type { Token } from './analyze.js';
 import type { Context } from './context.js';
 import type { ItemScore } from './items.js';
 import * as L from './lexicon.js';
-import { isMainlyAdjective, isTimePeriod } from './meaning.js';
+import { isMainlyAdjective, isTimePeriod, namesPartOf } from './meaning.js';
 import type { Decision, ExplainInput } from './reasons.js';
 
 export type AnswerStatus = 'correct' | 'almost' | 'wrong';
@@ -155,6 +155,10 @@ export const fallbackStep: Step = (c) => {
   if (ownWords(c).length === 0 && c.negated.size === 0) return verdict('wrong', 0, 'echo');
   const conflict = c.left.conflict;
   if (conflict) return verdict('wrong', Math.min(covered, c.t.almost - 0.1), 'conflict', { said: conflict.said.raw, target: conflict.expected.raw });
+  // "it gives you cavities" for "it hurts your teeth": a word whose other name holds an expected word ("tooth decay")
+  const expectedNouns = c.allExpected.filter((e) => e.kind === 'content' && !e.verb && !c.questionConcepts.has(e.concept));
+  const part = ownWords(c).find((u) => u.kind === 'content' && expectedNouns.some((e) => namesPartOf(u.lemma, e.lemma)));
+  if (part) return verdict('almost', c.t.almost, 'partial', { notes: [], missing: c.scores.flatMap((s) => s.missing) }, true);
   return verdict('wrong', Math.min(covered, c.t.almost - 0.1), 'no_match', {}, true);
 };
 

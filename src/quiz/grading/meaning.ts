@@ -131,6 +131,18 @@ const nounOfVerbMemo = memoize((key: string): boolean => {
   return wn.senses(verb, SENSES, 'v').some((id) => wn.synset(id).derivations.some((d) => nouns.has(d)));
 }, 5000);
 
+/**
+ * One of the said word's first senses is also named by a compound of the expected word
+ * ("cavities": caries, tooth decay -> "tooth"; "mane": horse's mane -> "horse"): the child named
+ * something of that thing.
+ */
+export const namesPartOf = (said: string, expected: string): boolean => namesPartMemo(`${said}|${expected}`);
+const namesPartMemo = memoize((key: string): boolean => {
+  const [said = '', expected = ''] = key.split('|');
+  const wn = wordnet();
+  return sensesOf(wn, said).some((id) => wn.synset(id).words.some((w) => w.includes(' ') && w.split(' ').some((part) => part === expected || morphy(part, 'n') === expected)));
+}, 5000);
+
 /** Parents with more children than this are too broad for their children to be near answers. */
 const MAX_KIN = 40;
 const singleWords = (words: string[]) => words.filter((w) => /^[a-z]+( [a-z]+)?$/.test(w));
