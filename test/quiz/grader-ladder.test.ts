@@ -106,6 +106,7 @@ describe('vaguerStep', () => {
     expect(decided(vaguerStep(ctx('Who helped her?', 'her big brother', 'a boy')))).toBe('almost:vague_person');
     expect(decided(vaguerStep(ctx('What did the pirate find?', 'a gold coin', 'something shiny')))).toBe('almost:vague_answer');
     expect(decided(vaguerStep(ctx('What colour was the kite?', 'red', 'something blue')))).toBe('pass');
+    expect(decided(vaguerStep(ctx('What did the owl hear?', 'a mouse', 'things that squeak')))).toBe('almost:vague_answer');
   });
   it('a part of the day for a time on the clock is almost', () => {
     expect(decided(vaguerStep(ctx('When did the owl wake up?', 'at eight o\'clock', 'in the evening')))).toBe('almost:vaguer');
