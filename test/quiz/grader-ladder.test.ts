@@ -131,6 +131,10 @@ describe('fallbackStep', () => {
     expect(decided(fallbackStep(ctx('What did the dentist check?', 'his teeth', 'the cavities')))).toBe('almost:partial');
     expect(decided(fallbackStep(ctx('What did the dentist check?', 'his teeth', 'the car')))).toBe('wrong:no_match');
   });
+  it('naming what the expected action makes is almost (WordNet derivation)', () => {
+    expect(decided(fallbackStep(ctx('What did the bird do?', 'it sang all morning', 'a pretty song')))).toBe('almost:partial');
+    expect(decided(fallbackStep(ctx('What did the bird do?', 'it sang all morning', 'a pretty nest')))).toBe('wrong:no_match');
+  });
 });
 
 describe('checks on a correct verdict', () => {

@@ -7,7 +7,8 @@ import type { Token } from './analyze.js';
 import type { Context } from './context.js';
 import type { ItemScore } from './items.js';
 import * as L from './lexicon.js';
-import { isMainlyAdjective, isTimePeriod, namesPartOf } from './meaning.js';
+import { isMainlyAdjective, isResultOfVerb, isTimePeriod, namesPartOf } from './meaning.js';
+import { lemmatize } from './morphology.js';
 import type { Decision, ExplainInput } from './reasons.js';
 
 export type AnswerStatus = 'correct' | 'almost' | 'wrong';
@@ -158,7 +159,10 @@ export const fallbackStep: Step = (c) => {
   // "it gives you cavities" for "it hurts your teeth": a word whose other name holds an expected word ("tooth decay")
   const expectedNouns = c.allExpected.filter((e) => e.kind === 'content' && !e.verb && !c.questionConcepts.has(e.concept));
   const part = ownWords(c).find((u) => u.kind === 'content' && expectedNouns.some((e) => namesPartOf(u.lemma, e.lemma)));
-  if (part) return verdict('almost', c.t.almost, 'partial', { notes: [], missing: c.scores.flatMap((s) => s.missing) }, true);
+  // "it made a big wind" for "the hats blew away": what the expected action makes, named
+  const expectedVerbs = c.allExpected.filter((e) => e.verb && !c.questionConcepts.has(e.concept)).map((e) => lemmatize(e.raw.split(' ')[0] as string));
+  const result = ownWords(c).find((u) => u.kind === 'content' && !u.verb && expectedVerbs.some((v) => isResultOfVerb(u.lemma, v)));
+  if (part || result) return verdict('almost', c.t.almost, 'partial', { notes: [], missing: c.scores.flatMap((s) => s.missing) }, true);
   return verdict('wrong', Math.min(covered, c.t.almost - 0.1), 'no_match', {}, true);
 };
 

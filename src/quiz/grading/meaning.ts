@@ -143,6 +143,21 @@ const namesPartMemo = memoize((key: string): boolean => {
   return sensesOf(wn, said).some((id) => wn.synset(id).words.some((w) => w.includes(' ') && w.split(' ').some((part) => part === expected || morphy(part, 'n') === expected)));
 }, 5000);
 
+/**
+ * The noun names what comes of the verb, or its kind, by WordNet's derivational links from the
+ * verb's first senses ("wind" for "blow": blow -> gust, a kind of wind; "song" for "sing").
+ */
+export const isResultOfVerb = (noun: string, verb: string): boolean => resultMemo(`${noun}|${verb}`);
+const resultMemo = memoize((key: string): boolean => {
+  const [noun = '', verb = ''] = key.split('|');
+  const wn = wordnet();
+  const nouns = new Set(wn.senses(noun, SENSES, 'n'));
+  if (nouns.size === 0) return false;
+  return wn.senses(verb, SENSES, 'v').some((id) =>
+    wn.synset(id).derivations.some((d) => wn.isPos(d, 'n') && (nouns.has(d) || wn.synset(d).hypernyms.some((h) => nouns.has(h)))),
+  );
+}, 5000);
+
 /** Parents with more children than this are too broad for their children to be near answers. */
 const MAX_KIN = 40;
 const singleWords = (words: string[]) => words.filter((w) => /^[a-z]+( [a-z]+)?$/.test(w));
