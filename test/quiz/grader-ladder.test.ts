@@ -86,6 +86,10 @@ describe('coverageStep', () => {
     expect(decided(coverageStep(ctx('Why did Ben wear a helmet?', 'it protects his head', 'to protect him')))).toBe('almost:partial');
     expect(decided(coverageStep(ctx('What does the helmet do?', 'it protects his head', 'to protect him')))).toBe('correct:key_idea');
   });
+  it('a placeholder and what it is for names the thing made for that ("something to drink": a drink)', () => {
+    expect(decided(coverageStep(ctx('What did the choir learn?', 'a new song', 'something new to sing')))).toBe('correct:match');
+    expect(decided(vaguerStep(ctx('What did the kids ask for?', 'apples', 'something to eat')))).toBe('almost:vague_answer');
+  });
   it('praise slang means the everyday word', () => {
     expect(decided(coverageStep(ctx('What did Sam think of the kite?', 'it was great', 'it was so cool')))).toBe('correct:match');
   });
