@@ -29,7 +29,10 @@ export class SqliteSessionStore extends session.Store {
 
   override get(sid: string, cb: Callback<session.SessionData | null>): void {
     try {
-      const row = this.db.firstSync<{ sess: string; expires_at: number }>('SELECT sess, expires_at FROM sessions WHERE sid = ? AND expires_at > ?', [sid, Date.now()]);
+      const row = this.db.firstSync<{ sess: string; expires_at: number }>('SELECT sess, expires_at FROM sessions WHERE sid = ? AND expires_at > ?', [
+        sid,
+        Date.now(),
+      ]);
       if (row) this.stored.set(sid, row.expires_at);
       cb(undefined, row ? (JSON.parse(row.sess) as session.SessionData) : null);
     } catch (err) {
