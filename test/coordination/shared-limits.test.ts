@@ -1,33 +1,69 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/db/database.js';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import type { Database } from '../../src/db/database.js';
+import { connectDatabase } from '../../src/db/open.js';
 import { holdLease, SharedRateLimit } from '../../src/coordination/shared-limits.js';
+import { createTestDatabase } from '../helpers/pg-cluster.js';
 
-/** Two handles on one SQLite file stand for two instances on one database. */
-function twoInstances(): { a: Db; b: Db; close(): void } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kvq-coord-'));
-  const file = path.join(dir, 'app.sqlite');
-  const a = openDatabase(file);
-  const b = openDatabase(file);
-  return {
-    a,
-    b,
-    close() {
-      a.close();
-      b.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
+interface Pair {
+  a: Database;
+  b: Database;
+  close(): Promise<void>;
 }
 
-describe('limits and leases shared through the database', () => {
-  let inst: ReturnType<typeof twoInstances>;
-  afterEach(() => inst?.close());
+const pgUrl = inject('pgUrl');
+
+/** Two connections to one database (one SQLite file, or one PostgreSQL database) stand for two instances. */
+const engines: [string, () => Promise<Pair>][] = [
+  [
+    'sqlite',
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kvq-coord-'));
+      const settings = { dataDir: dir, DATABASE_URL: undefined, DATABASE_POOL_MAX: 2 };
+      const a = await connectDatabase(settings);
+      const b = await connectDatabase(settings);
+      return {
+        a,
+        b,
+        async close() {
+          await a.close();
+          await b.close();
+          fs.rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  ],
+];
+if (pgUrl) {
+  engines.push([
+    'postgres',
+    async () => {
+      const made = await createTestDatabase(pgUrl, 'coord');
+      const settings = { dataDir: '/nonexistent', DATABASE_URL: made.url, DATABASE_POOL_MAX: 4 };
+      const a = await connectDatabase(settings);
+      const b = await connectDatabase(settings);
+      return {
+        a,
+        b,
+        async close() {
+          await a.close();
+          await b.close();
+          await made.drop();
+        },
+      };
+    },
+  ]);
+}
+
+describe.each(engines)('limits and leases shared through the database (%s)', (engine, open) => {
+  let inst: Pair;
+  afterEach(async () => inst?.close());
+  const twoInstances = open;
 
   it('counts hits from every instance in one window and frees slots as they age out', async () => {
-    inst = twoInstances();
+    inst = await twoInstances();
     let now = 1_000_000;
     const onA = new SharedRateLimit(inst.a, 'runs', 3, 60_000, () => now);
     const onB = new SharedRateLimit(inst.b, 'runs', 3, 60_000, () => now);
@@ -45,13 +81,24 @@ describe('limits and leases shared through the database', () => {
     expect(rows[0]!.n).toBe(3); // the aged-out hit was removed
   });
 
+  it('admits exactly max hits when both instances race for the last slots', async () => {
+    inst = await twoInstances();
+    const now = 9_000_000;
+    const onA = new SharedRateLimit(inst.a, 'race', 5, 60_000, () => now);
+    // Two SQLite connections in one thread would block each other in busy_timeout (a real second
+    // instance is another process); on SQLite the race is between requests on one connection.
+    const onB = new SharedRateLimit(engine === 'sqlite' ? inst.a : inst.b, 'race', 5, 60_000, () => now);
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? onA : onB).take('k')));
+    expect(results.filter((r) => r.allowed)).toHaveLength(5);
+  });
+
   it('refuses everything when the limit is zero', async () => {
-    inst = twoInstances();
+    inst = await twoInstances();
     expect((await new SharedRateLimit(inst.a, 'judge', 0, 3_600_000).take('x')).allowed).toBe(false);
   });
 
   it('lets one instance hold a lease, the other waits until it is released or expires', async () => {
-    inst = twoInstances();
+    inst = await twoInstances();
     let now = 5_000_000;
     const first = await holdLease(inst.a, 'generate:vid1', 60_000, () => now);
     expect(first?.held).toBe(true);
