@@ -30,7 +30,7 @@ export function registerWorkRoutes(ctx: AppContext, deps: WorkDeps): void {
   const { runner, providers } = deps;
   const log = ctx.logger.child({ module: 'code-quiz' });
   const activity = new ActivityRepository(db);
-  const limit = new CallerRateLimit(deps.perMinute);
+  const limit = new CallerRateLimit(db, deps.perMinute);
   const takeCall = (key: string | undefined) => limit.take(key ?? 'anonymous');
 
   api.route(
@@ -53,7 +53,7 @@ export function registerWorkRoutes(ctx: AppContext, deps: WorkDeps): void {
     async ({ body, auth }, _req, res) => {
       const caller = callerOf(auth);
       const work = body.problemId === undefined ? undefined : await assertProblemForWork(db, auth, body.problemId);
-      takeCall(principalKey(auth));
+      await takeCall(principalKey(auth));
       await assertRunnerReady(runner);
       return runForCaller(runner, activity, {
         code: body.code,
@@ -88,7 +88,7 @@ export function registerWorkRoutes(ctx: AppContext, deps: WorkDeps): void {
       if (problem.language !== body.language) {
         throw badRequest(`This problem is written in ${problem.language}, not ${body.language}.`, undefined, 'language_mismatch');
       }
-      takeCall(principalKey(auth));
+      await takeCall(principalKey(auth));
       await assertRunnerReady(runner);
       const started = performance.now();
       const input = { problem, code: body.code, cursorLine: body.cursorPosition.line };
