@@ -51,7 +51,7 @@ async function main(): Promise<void> {
       server,
       drainMs: config.SHUTDOWN_DRAIN_MS,
       closeApp: () => built.close(),
-      closeDb: () => void db.close(),
+      closeDb: () => db.close(),
       logger,
       exit: (code) => process.exit(code),
     },

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../../src/config.js';
-import type { Db } from '../../src/db/database.js';
+import type { Database } from '../../src/db/database.js';
 import { type DatabaseRoot, openAppDatabase } from '../../src/db/open.js';
 import { createTestDatabase } from './pg-cluster.js';
 import { createLogger } from '../../src/logger.js';
@@ -47,10 +47,10 @@ async function testDatabaseUrl(dir: string): Promise<{ url: string; drop?: () =>
   fs.writeFileSync(noted, created.url);
   return created;
 }
+
 export interface TempApp {
   built: BuiltApp;
-  /** SQLite's Db, or the PostgreSQL adapter under the same name until callers type it as Database */
-  db: Db;
+  db: Database;
   engine: TestEngine;
   config: Config;
   dataDir: string;
@@ -79,8 +79,7 @@ export async function startTempApp(env: Record<string, string> = {}, dataDir?: s
   );
   const config = opened.config;
   const root: DatabaseRoot = opened.db;
-  // TODO(issue #18): drop the cast once AppDeps.db and TempApp.db are typed as Database
-  const db = root as Db;
+  const db: Database = root;
   const built = await createApp({ config, db, logger: createLogger(config.LOG_LEVEL) });
   let server: http.Server | undefined;
   let down = false;
