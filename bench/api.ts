@@ -1,12 +1,15 @@
 /**
  * API throughput and p99 latency under concurrent connections:
- *   npx tsx bench/api.ts [--seconds=3] [--concurrency=50]      (seconds per route, over 3 alternating rounds)
+ *   npx tsx bench/api.ts [--seconds=3] [--concurrency=50] [--generator=wrk|node]
+ *   (seconds per route, over 3 alternating rounds)
  * Starts the real app (temp data dir, bundled sample imported) and a bare Express handler on
  * 127.0.0.1 in a worker thread, then drives GET /api/final-questions/{sample} and
- * POST /api/check_answer with a bounded loop of 50 keep-alive connections from the main
- * thread, and prints each route against the bare handler measured in the same run.
- * Exits 1 when a request fails.
+ * POST /api/check_answer with 50 keep-alive connections, and prints each route against the bare
+ * handler measured in the same run. The load comes from `wrk` (Debian's, a C program: much
+ * lighter than Node on the same two cores) when it is installed, else from a bounded loop of
+ * requests in this process's main thread; the output says which. Exits 1 when a request fails.
  */
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -19,6 +22,7 @@ const arg = (name: string, def: number) => Number(process.argv.find((a) => a.sta
 const SECONDS = arg('seconds', 3);
 const ROUNDS = 3;
 const CONCURRENCY = arg('concurrency', 50);
+const GENERATOR = process.argv.find((a) => a.startsWith('--generator='))?.split('=')[1] ?? (hasWrk() ? 'wrk' : 'node');
 const ADMIN_PASSWORD = 'bench-admin-password';
 
 interface Ports {
@@ -54,30 +58,40 @@ async function main(): Promise<void> {
       { name: 'bare POST (baseline)', port: ports.bare, method: 'POST', path: '/bare', body: () => JSON.stringify(answers[0]) },
       { name: 'POST /api/check_answer', port: ports.app, method: 'POST', path: '/api/check_answer', cookie, body: (i) => JSON.stringify(answers[i % answers.length]) },
     ];
-    console.log(`API bench: ${CONCURRENCY} concurrent keep-alive connections, ${SECONDS} s per route, ${os.cpus().length} cores`);
+    const load =
+      GENERATOR === 'wrk'
+        ? 'wrk (one thread, a separate process)'
+        : `Node http client in the main thread (${hasWrk() ? '--generator=node' : 'wrk not installed'})`;
+    console.log(`API bench: ${CONCURRENCY} concurrent keep-alive connections, ${SECONDS} s per route, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}`);
+    console.log(`load generator: ${load}`);
     console.log(`video ${ports.videoId} (${ports.seeded ? 'seeded by the bench' : 'bundled sample'}), ${ports.segments} final-question segments\n`);
-    for (const target of targets) await run(target, agent, 0.5); // warm-up
+    const run = GENERATOR === 'wrk' ? runWrk : runNode;
+    // warm-up (on a busy machine a short round may finish nothing: that is fine here)
+    for (const target of targets) await run(target, agent, 0.5).catch(() => undefined);
     // Rounds alternate the routes with their baselines, so a busy moment of the machine
     // lands on both sides of a ratio rather than on one route.
-    const samples = targets.map(() => ({ latencies: [] as number[], seconds: 0, errors: 0 }));
+    const samples = targets.map(() => [] as Result[]);
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [i, target] of targets.entries()) {
-        const r = await run(target, agent, SECONDS / ROUNDS);
-        const acc = samples[i]!;
-        acc.latencies.push(...r.latencies);
-        acc.seconds += r.seconds;
-        acc.errors += r.errors;
-      }
+      for (const [i, target] of targets.entries()) samples[i]!.push(await run(target, agent, SECONDS / ROUNDS));
     }
-    const results = samples.map(summarize);
+    const results = samples.map(combine);
     targets.forEach((target, i) => {
       const r = results[i]!;
-      console.log(`${target.name.padEnd(44)} ${fmt(r.rps, 0).padStart(8)} req/s   p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(7)} ms   errors ${r.errors}`);
+      const cpu = r.cpuUs === undefined ? '' : `   CPU ${fmt(r.cpuUs, 0).padStart(5)} us/req`;
+      console.log(`${target.name.padEnd(44)} ${fmt(r.rps, 0).padStart(8)} req/s   p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(7)} ms${cpu}   errors ${r.errors}`);
     });
     const [bareGet, fq, barePost, check] = results as [Result, Result, Result, Result];
-    console.log('\nratios against the bare handler (same run):');
+    console.log(`\n(p50 and p99: the median of the ${ROUNDS} rounds' own percentiles)`);
+    console.log('ratios against the bare handler (same run):');
     console.log(`  final-questions: throughput ${fmt(fq.rps / bareGet.rps, 2)}x, p99 ${fmt(fq.p99 / bareGet.p99, 2)}x`);
     console.log(`  check_answer:    throughput ${fmt(check.rps / barePost.rps, 2)}x, p99 ${fmt(check.p99 / barePost.p99, 2)}x`);
+    if (fq.cpuUs && check.cpuUs && bareGet.cpuUs && barePost.cpuUs) {
+      // the server's CPU per request (the process serves; wrk runs apart): steadier than req/s
+      // when other work shares the cores, since time spent waiting for a core is not counted
+      console.log('server CPU per request against the bare handler (bare / route; 1 = as cheap as bare):');
+      console.log(`  final-questions: ${fmt(bareGet.cpuUs / fq.cpuUs, 2)}x (${fmt(fq.cpuUs, 0)} us against ${fmt(bareGet.cpuUs, 0)} us)`);
+      console.log(`  check_answer:    ${fmt(barePost.cpuUs / check.cpuUs, 2)}x (${fmt(check.cpuUs, 0)} us against ${fmt(barePost.cpuUs, 0)} us)`);
+    }
     await transferredBytes(ports.app, agent);
     const errors = results.reduce((n, r) => n + r.errors, 0);
     if (errors > 0) console.log(`\nFAIL: ${errors} requests failed`);
@@ -99,26 +113,34 @@ interface Target {
 }
 
 interface Result {
+  requests: number;
+  seconds: number;
   rps: number;
   p50: number;
   p99: number;
   errors: number;
+  /** this process's CPU time (all threads) per request, microseconds: with wrk, the server's */
+  cpuUs?: number;
 }
 
-interface Run {
-  latencies: number[];
-  seconds: number;
-  errors: number;
-}
-
-function summarize(r: Run): Result {
-  const sorted = [...r.latencies].sort((a, b) => a - b);
-  const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-  return { rps: sorted.length / r.seconds, p50: pct(0.5), p99: pct(0.99), errors: r.errors };
+/** The rounds of one target: throughput over all of them, the median round's percentiles. */
+function combine(rounds: Result[]): Result {
+  const requests = rounds.reduce((n, r) => n + r.requests, 0);
+  const seconds = rounds.reduce((n, r) => n + r.seconds, 0);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  return {
+    requests,
+    seconds,
+    rps: requests / seconds,
+    p50: median(rounds.map((r) => r.p50)),
+    p99: median(rounds.map((r) => r.p99)),
+    errors: rounds.reduce((n, r) => n + r.errors, 0),
+    cpuUs: rounds.every((r) => r.cpuUs !== undefined) ? rounds.reduce((n, r) => n + r.cpuUs! * r.requests, 0) / requests : undefined,
+  };
 }
 
 /** CONCURRENCY loops, each sending its next request when the last one is answered, for `seconds`. */
-async function run(target: Target, agent: http.Agent, seconds: number): Promise<Run> {
+async function runNode(target: Target, agent: http.Agent, seconds: number): Promise<Result> {
   const latencies: number[] = [];
   let errors = 0;
   let sent = 0;
@@ -134,7 +156,64 @@ async function run(target: Target, agent: http.Agent, seconds: number): Promise<
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, loop));
-  return { latencies, seconds: (performance.now() - started) / 1000, errors };
+  const took = (performance.now() - started) / 1000;
+  const sorted = latencies.sort((a, b) => a - b);
+  const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+  return { requests: sorted.length, seconds: took, rps: sorted.length / took, p50: pct(0.5), p99: pct(0.99), errors };
+}
+
+function hasWrk(): boolean {
+  return spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
+}
+
+/**
+ * The same load from wrk: one thread, CONCURRENCY connections, the target's bodies cycled by a
+ * Lua script, which prints the counts and percentiles (microseconds) as one JSON line at the end.
+ */
+async function runWrk(target: Target, _agent: http.Agent, seconds: number): Promise<Result> {
+  const bodies = target.body ? [0, 1, 2, 3].map((i) => target.body!(i)) : [];
+  const lua = `
+wrk.method = ${JSON.stringify(target.method)}
+${target.cookie ? `wrk.headers["Cookie"] = ${JSON.stringify(target.cookie)}` : ''}
+${bodies.length ? 'wrk.headers["Content-Type"] = "application/json"' : ''}
+local bodies = { ${bodies.map((b) => `[==[${b}]==]`).join(', ')} }
+local counter = 0
+request = function()
+  counter = counter + 1
+  return wrk.format(nil, nil, nil, bodies[(counter % math.max(#bodies, 1)) + 1])
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('RESULT {"requests":%d,"us":%d,"p50":%d,"p99":%d,"errors":%d}\\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+    e.connect + e.read + e.write + e.status + e.timeout))
+end
+`;
+  const script = path.join(os.tmpdir(), `kvq-bench-wrk-${process.pid}.lua`);
+  fs.writeFileSync(script, lua);
+  try {
+    const url = `http://127.0.0.1:${target.port}${target.path}`;
+    const cpu0 = process.cpuUsage();
+    const args = ['-t1', `-c${CONCURRENCY}`, `-d${Math.max(1, Math.round(seconds))}s`, '--timeout', '10s', '-s', script, url];
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+      let text = '';
+      child.stdout.on('data', (c: Buffer) => (text += c.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited with ${code}`))));
+    });
+    const line = /^RESULT (.*)$/m.exec(out)?.[1];
+    if (!line) throw new Error(`no result from wrk:\n${out}`);
+    const r = JSON.parse(line) as { requests: number; us: number; p50: number; p99: number; errors: number };
+    const cpu = process.cpuUsage(cpu0);
+    const took = r.us / 1e6;
+    // no request finished within the round: the machine is too busy to measure anything
+    if (r.requests === 0) throw new Error(`no request to ${target.name} finished within ${seconds} s: try a longer --seconds`);
+    const cpuUs = (cpu.user + cpu.system) / r.requests;
+    return { requests: r.requests, seconds: took, rps: r.requests / took, p50: r.p50 / 1000, p99: r.p99 / 1000, errors: r.errors, cpuUs };
+  } finally {
+    fs.rmSync(script, { force: true });
+  }
 }
 
 function send(target: Target, agent: http.Agent, i: number): Promise<number> {
@@ -215,7 +294,7 @@ async function serve(): Promise<void> {
   const db = openDatabase(path.join(dataDir, 'app.sqlite'));
   const built = await createApp({ config, db, logger: createLogger(config.LOG_LEVEL) });
   const { videoId, seeded } = await sampleVideo(db, dataDir);
-  const segments = db.allSync(`SELECT 1 FROM review_segments WHERE video_id = ?`, [videoId]).length;
+  const segments = (await db.all('SELECT 1 AS one FROM review_segments WHERE video_id = ?', [videoId])).length;
 
   const bare = express();
   bare.use(express.json());
@@ -236,12 +315,12 @@ async function serve(): Promise<void> {
  * The bundled sample when it imported with its final questions; otherwise a video row seeded
  * here with reviewed questions through the questions feature's own import.
  */
-async function sampleVideo(db: import('../src/db/database.js').Db, dataDir: string): Promise<{ videoId: string; seeded: boolean }> {
-  const sample = db.firstSync<{ id: string }>('SELECT id FROM videos WHERE is_sample = 1');
-  if (sample && db.firstSync('SELECT 1 FROM review_segments WHERE video_id = ?', [sample.id])) return { videoId: sample.id, seeded: false };
+async function sampleVideo(db: import('../src/db/database.js').Database, dataDir: string): Promise<{ videoId: string; seeded: boolean }> {
+  const sample = await db.first<{ id: string }>('SELECT id FROM videos WHERE is_sample = 1 ORDER BY id');
+  if (sample && (await db.first('SELECT 1 AS one FROM review_segments WHERE video_id = ?', [sample.id]))) return { videoId: sample.id, seeded: false };
   const { importReviewedQuestions } = await import('../src/questions/import.js');
   const videoId = 'bench-video';
-  db.runSync(`INSERT INTO videos (id, title, duration_seconds, is_sample) VALUES (?, 'Bench video', 120, 1)`, [videoId]);
+  await db.run(`INSERT INTO videos (id, title, duration_seconds, is_sample) VALUES (?, 'Bench video', 120, 1)`, [videoId]);
   const segments = Array.from({ length: 6 }, (_, k) => ({
     segment_range_start: k * 20,
     segment_range_end: (k + 1) * 20,
@@ -250,7 +329,8 @@ async function sampleVideo(db: import('../src/db/database.js').Db, dataDir: stri
         variants: [{ companion: 'bunny', question: `Hop hop! What does the duck do in part ${k + 1}?`, chosen: true }] },
     ],
   }));
-  importReviewedQuestions(db, videoId, { provider: 'bench', segments }, { dataDir });
+  // awaited: the questions feature's import becomes async with issue #18
+  await importReviewedQuestions(db, videoId, { provider: 'bench', segments }, { dataDir });
   return { videoId, seeded: true };
 }
 

@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     } catch {
       fs.copyFileSync(video, path.join(dir, 'video.mp4'));
     }
-    db.runSync(`INSERT INTO videos (id, title, duration_seconds, video_file, state) VALUES ('bench', 'Bench', ?, 'video.mp4', 'downloaded')`, [duration]);
+    await db.run(`INSERT INTO videos (id, title, duration_seconds, video_file, state) VALUES ('bench', 'Bench', ?, 'video.mp4', 'downloaded')`, [duration]);
 
     const bare: number[] = [];
     const api: number[] = [];

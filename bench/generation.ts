@@ -28,7 +28,7 @@ async function measure(fake: FakeProvider, concurrency: number): Promise<Measure
   const { db, dataDir } = app;
   const base = (await app.listen()).replace('http://', '');
   try {
-    addVideo(db, dataDir, { id: 'benchvideo1', seconds: SEGMENTS * INTERVAL });
+    await addVideo(db, dataDir, { id: 'benchvideo1', seconds: SEGMENTS * INTERVAL });
     const login = await fetch(`http://${base}/api/admin/verify-access`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: PASSWORD }),
     });

@@ -4,6 +4,8 @@
 // TypeScript (SQL migrations, word lists) are copied beside their modules.
 // esbuild only strips types (about a second); `tsc --noEmit` in `npm test` checks them.
 // Imported by scripts/start.mjs, which builds only when a source is newer than the last build.
+// Entry points: dist/server.js (`npm start`) and dist/worker.js (`npm run worker`, jobs only);
+// every module is built, so both are always there.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -2,6 +2,8 @@
 // then run the built service (`node dist/server.js`) with NODE_ENV=production unless NODE_ENV is
 // already set (Express caches views and skips development work in production).
 // `npm run dev` runs the TypeScript sources in watch mode instead (tsx watch).
+// `npm run worker` (`node scripts/start.mjs worker`): the same, then `node dist/worker.js`, a
+// process that only works jobs (src/worker.ts, docs/jobs.md).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ROOT, SYSTEM_TOOLS, ensureDeps, ensureNode, ensureSystem } from './ensure.mjs';
@@ -21,6 +23,7 @@ if (buildIsStale()) {
 }
 
 const env = { ...process.env, NODE_ENV: process.env.NODE_ENV || 'production' };
-const child = spawn(process.execPath, ['--enable-source-maps', path.join(DIST, 'server.js')], { stdio: 'inherit', cwd: ROOT, env });
+const entry = process.argv[2] === 'worker' ? 'worker.js' : 'server.js';
+const child = spawn(process.execPath, ['--enable-source-maps', path.join(DIST, entry)], { stdio: 'inherit', cwd: ROOT, env });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -10,9 +10,10 @@ import { securityHeaders } from './http/security-headers.js';
 import { requestLogger } from './http/request-log.js';
 import { renewSessionCookie } from './http/session.js';
 import { mountStaticFiles } from './http/static-files.js';
-import { SqliteSessionStore } from './db/session-store.js';
+import { DatabaseSessionStore } from './db/session-store.js';
 import { FEATURES } from './features.js';
-import { LocalJobQueue } from './jobs/local-queue.js';
+import { createJobQueue } from './jobs/index.js';
+import { registerJobHandlers } from './jobs/handlers.js';
 import type { AppContext, AppDeps } from './context.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -41,7 +42,7 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
   const sessionParser = session({
     name: SESSION_COOKIE,
     secret: config.SESSION_SECRET,
-    store: new SqliteSessionStore(db, config.SESSION_MAX_AGE_HOURS * 3600_000),
+    store: new DatabaseSessionStore(db, config.SESSION_MAX_AGE_HOURS * 3600_000),
     resave: false,
     saveUninitialized: false,
     // the lifetime still slides: renewSessionCookie below re-sends the cookie every few minutes
@@ -68,10 +69,14 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
   app.use(renewSessionCookie(Math.min(5 * 60_000, (config.SESSION_MAX_AGE_HOURS * 3600_000) / 10)));
 
   const api = new Api();
+  // before the pages the features add to the app: an API call does not walk the page routes
+  // (the routes are added to api.router as the features register, below)
+  app.use(api.router);
   const upgrades = new UpgradeRegistry(sessionParser);
   const startTasks: (() => Promise<void> | void)[] = [];
   const closeTasks: (() => Promise<void> | void)[] = [];
-  const jobs = new LocalJobQueue(db, logger, { concurrency: config.JOB_CONCURRENCY });
+  // JOB_CONCURRENCY=0: this instance only enqueues; `npm run worker` processes do the jobs
+  const jobs = createJobQueue(deps, { concurrency: config.JOB_CONCURRENCY, embedded: config.JOB_CONCURRENCY > 0 });
   const shutdown = new AbortController();
   const ctx: AppContext = {
     ...deps,
@@ -84,8 +89,8 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
     onClose: (t) => closeTasks.push(t),
   };
   for (const register of FEATURES) register(ctx);
+  if (config.JOB_CONCURRENCY > 0) registerJobHandlers(ctx);
 
-  app.use(api.router);
   app.use('/api', apiNotFound);
   app.use(errorHandler(logger));
 

@@ -16,12 +16,11 @@ const optionalUrl = z.preprocess(emptyToUndefined, z.string().url('must be a URL
 const bool = (def: boolean) =>
   z.preprocess(
     (v) => (v === undefined || v === '' ? def : v),
-    z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])]).transform((v) =>
-      typeof v === 'boolean' ? v : ['true', '1', 'yes', 'on'].includes(v),
-    ),
+    z
+      .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])])
+      .transform((v) => (typeof v === 'boolean' ? v : ['true', '1', 'yes', 'on'].includes(v))),
   );
-const int = (def: number, min: number, max: number) =>
-  z.preprocess((v) => (v === undefined || v === '' ? def : v), z.coerce.number().int().min(min).max(max));
+const int = (def: number, min: number, max: number) => z.preprocess((v) => (v === undefined || v === '' ? def : v), z.coerce.number().int().min(min).max(max));
 
 export const COMPANIONS = ['bunny', 'pig', 'alligator'] as const;
 export type Companion = (typeof COMPANIONS)[number];
@@ -32,6 +31,19 @@ export const configSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   /** where `npm run backup` writes its dated folders; empty = DATA_DIR/backups */
   BACKUP_DIR: optionalString,
+  /**
+   * Unset: the embedded SQLite file in DATA_DIR. postgres://… : every table in that PostgreSQL
+   * database (several instances may share it; issue #18, docs/scaling.md).
+   */
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^postgres(?:ql)?:\/\/\S+$/i, 'must be a postgres://… or postgresql://… URL (leave it empty for the embedded SQLite file)')
+      .optional(),
+  ),
+  /** PostgreSQL connections per instance at most */
+  DATABASE_POOL_MAX: int(10, 1, 1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ADMIN_PASSWORD: optionalString,
   SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
@@ -164,8 +176,16 @@ export const configSchema = z.object({
       .optional(),
   ),
   // Background jobs and shutdown
-  /** downloads and frame extractions running at once (the rest wait in order); 2 suits a 2-core machine */
-  JOB_CONCURRENCY: int(2, 1, 16),
+  /**
+   * downloads and frame extractions running at once in this process (the rest wait in order); 2
+   * suits a 2-core machine. 0: this web instance only enqueues, `npm run worker` processes run them
+   * (a worker's default is 1).
+   */
+  JOB_CONCURRENCY: int(2, 0, 16),
+  /** how often the process running a job writes its heartbeat */
+  JOB_HEARTBEAT_SECONDS: int(10, 1, 600),
+  /** a running job without a heartbeat for this long is failed (its worker died); at least 3x the heartbeat */
+  JOB_HEARTBEAT_TIMEOUT_SECONDS: int(60, 3, 3600),
   /** on SIGTERM/SIGINT, how long in-flight requests may finish before jobs are cancelled */
   SHUTDOWN_DRAIN_MS: int(10_000, 0, 600_000),
 });
@@ -176,6 +196,11 @@ export interface Config extends Omit<RawConfig, 'ADMIN_PASSWORD' | 'SESSION_SECR
   ADMIN_PASSWORD: string;
   /** true when ADMIN_PASSWORD was not set and the built-in default applies */
   adminPasswordIsDefault: boolean;
+  /**
+   * Where SESSION_SECRET came from. 'database' (DATABASE_URL set, SESSION_SECRET not): it is ''
+   * here and filled in from the database by openAppDatabase(), so instances agree on it.
+   */
+  sessionSecretFrom: 'env' | 'file' | 'database';
   SESSION_SECRET: string;
   /** absolute DATA_DIR */
   dataDir: string;
@@ -202,7 +227,8 @@ export function readEnv(env: NodeJS.ProcessEnv, dotenvPath = path.resolve('.env'
 
 /**
  * Validates every setting and lists every problem at once. When SESSION_SECRET is absent,
- * a random secret is generated once and kept in DATA_DIR/secret.key (mode 0600).
+ * a random secret is generated once and kept in DATA_DIR/secret.key (mode 0600), or, with
+ * DATABASE_URL set, in the database (openAppDatabase fills it in).
  */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = configSchema.safeParse(env);
@@ -216,7 +242,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ...raw,
     ADMIN_PASSWORD: raw.ADMIN_PASSWORD ?? DEFAULT_ADMIN_PASSWORD,
     adminPasswordIsDefault: raw.ADMIN_PASSWORD === undefined,
-    SESSION_SECRET: raw.SESSION_SECRET ?? readOrCreateSecret(dataDir),
+    // never a per-instance file when instances share a database: see openAppDatabase()
+    SESSION_SECRET: raw.SESSION_SECRET ?? (raw.DATABASE_URL ? '' : readOrCreateSecret(dataDir)),
+    sessionSecretFrom: raw.SESSION_SECRET ? 'env' : raw.DATABASE_URL ? 'database' : 'file',
     dataDir,
     backupDir: raw.BACKUP_DIR ? path.resolve(raw.BACKUP_DIR) : path.join(dataDir, 'backups'),
     voices: { bunny: raw.VOICE_BUNNY, pig: raw.VOICE_PIG, alligator: raw.VOICE_ALLIGATOR },

@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import type { Config } from './config.js';
-import type { Db } from './db/database.js';
+import type { Database } from './db/database.js';
 import type { Logger } from './logger.js';
 import type { Api } from './http/api.js';
 import type { UpgradeRegistry } from './http/upgrade.js';
@@ -9,7 +9,8 @@ import type { JobQueue } from './jobs/jobs.types.js';
 /** What createApp needs from outside: tests build their own. */
 export interface AppDeps {
   config: Config;
-  db: Db;
+  /** the data layer (SQLite by default; PostgreSQL with DATABASE_URL): every query is async */
+  db: Database;
   logger: Logger;
 }
 

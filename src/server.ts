@@ -1,7 +1,6 @@
 import http from 'node:http';
-import path from 'node:path';
 import { ConfigError, loadConfig, readEnv, type Config } from './config.js';
-import { openDatabase } from './db/database.js';
+import { openAppDatabase } from './db/open.js';
 import { createLogger } from './logger.js';
 import { createApp } from './app.js';
 import { installShutdown, trackRequests } from './http/graceful-shutdown.js';
@@ -27,7 +26,11 @@ async function main(): Promise<void> {
         `  Set ADMIN_PASSWORD in the environment or in .env before real use.\n${line}\n\n`,
     );
   }
-  const db = openDatabase(path.join(config.dataDir, 'app.sqlite'));
+  // SQLite in DATA_DIR, or PostgreSQL with DATABASE_URL (which may also hold the shared secret)
+  const opened = await openAppDatabase(config);
+  config = opened.config;
+  const db = opened.db;
+  // TODO(issue #18): AppDeps.db becomes `Database` with the async conversion; drop this cast then
   const built = await createApp({ config, db, logger });
   const server = http.createServer(built.app);
   const requests = trackRequests(server);
@@ -35,7 +38,7 @@ async function main(): Promise<void> {
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
-    logger.info({ port, dataDir: config.dataDir, env: built.app.get('env') }, 'listening');
+    logger.info({ port, dataDir: config.dataDir, database: db.engine, env: built.app.get('env') }, 'listening');
     // Human banner on stderr: stdout carries only JSON log lines, for log collectors.
     process.stderr.write(
       `\n  Kids video quiz is running:\n    kids (tablet):      http://localhost:${port}/kids\n` +

@@ -80,9 +80,9 @@ $('#cancel-problem').addEventListener('click', () => {
 
 bindForm(form, async (values) => {
   const tests = [...document.querySelectorAll('#test-rows .test-row')].map((row) => ({
-    stdin: row.querySelector('.t-stdin').value,
-    expected_stdout: row.querySelector('.t-expected').value,
-    hidden: row.querySelector('.t-hidden').checked,
+    stdin: /** @type {HTMLTextAreaElement} */ (row.querySelector('.t-stdin')).value,
+    expected_stdout: /** @type {HTMLTextAreaElement} */ (row.querySelector('.t-expected')).value,
+    hidden: /** @type {HTMLInputElement} */ (row.querySelector('.t-hidden')).checked,
   }));
   const body = { title: values.title, prompt: values.prompt, language: values.language, starter_code: values.starter_code, solution: values.solution, tests };
   if (editing) await api('PUT', `/api/expert/problems/${editing}`, body);

@@ -9,7 +9,7 @@ init();
 
 async function init() {
   try {
-    const session = await api('/api/learners/session');
+    const session = /** @type {KvqApi.Session} */ (await api('/api/learners/session'));
     childId = session.child ? String(session.child.child_id) : null;
   } catch {
     childId = null;
@@ -20,13 +20,13 @@ async function init() {
 }
 
 let busy = false;
-for (const btn of document.querySelectorAll('[data-pick]')) {
+for (const btn of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('[data-pick]'))) {
   btn.addEventListener('click', async () => {
-    if (busy) return;
+    const companion = btn.dataset.pick;
+    // checked before taking `busy`: an unknown pick must not leave every button dead
+    if (busy || !COMPANIONS.includes(companion)) return;
     busy = true;
     unlockAudio();
-    const companion = btn.dataset.pick;
-    if (!COMPANIONS.includes(companion)) return;
     document.querySelectorAll('[data-pick]').forEach((b) => b.classList.toggle('is-picked', b === btn));
     btn.querySelector('.companion')?.classList.add('is-happy');
     if (childId) rememberCompanion(childId, companion);

@@ -3,17 +3,17 @@
 import { api, ApiError, initPage, announce } from './common.js';
 import { speak, unlockAudio } from './speech.js';
 
-const form = document.getElementById('login-form');
-const input = document.getElementById('code');
+const form = /** @type {HTMLFormElement} */ (document.getElementById('login-form'));
+const input = /** @type {HTMLInputElement} */ (document.getElementById('code'));
 const error = document.getElementById('login-error');
 const letters = document.getElementById('letters');
-const go = form.querySelector('.key-go');
+const go = /** @type {HTMLButtonElement} */ (form.querySelector('.key-go'));
 
 const { sayInstruction } = initPage();
 sayInstruction();
 
 form.addEventListener('click', (e) => {
-  const key = e.target.closest('[data-key]');
+  const key = /** @type {HTMLElement | null} */ (/** @type {Element} */ (e.target).closest('[data-key]'));
   if (!key) return;
   unlockAudio();
   clearError();

@@ -26,7 +26,7 @@ export function createAsker({ companion, mode, videoId, setState, settings }) {
   const typeBtn = $('ask-type');
   const skipBtn = $('ask-skip');
   const typeForm = $('type-form');
-  const typeInput = $('type-input');
+  const typeInput = /** @type {HTMLInputElement} */ ($('type-input'));
   const face = () => dialog.querySelector(`.companion[data-companion="${companion}"]`);
 
   // The child (or a grown-up) can act while the companion listens: these resolve the wait.
@@ -113,6 +113,7 @@ export function createAsker({ companion, mode, videoId, setState, settings }) {
   /** Records until the child stops talking, or a button ends the wait; then transcribes. */
   async function takeAnswer(seg) {
     if (!canRecord()) return waitForTyping();
+    /** @type {(how: 'done' | 'cancel') => void} */
     let stopRecording;
     const stop = new Promise((resolve) => { stopRecording = resolve; });
     const actions = new Promise((resolve) => { pending = { resolve }; });
@@ -169,7 +170,7 @@ export function createAsker({ companion, mode, videoId, setState, settings }) {
     form.append('video_id', videoId);
     form.append('segment_start', String(Math.max(0, Math.round(Number(seg.segment_range_start) || 0))));
     try {
-      const body = await api('/api/transcribe', { method: 'POST', form });
+      const body = /** @type {KvqApi.Transcription} */ (await api('/api/transcribe', { method: 'POST', form }));
       if (!body || body.success === false) throw Object.assign(new Error(body?.error || 'transcription failed'), { body });
       const text = (typeof body.text === 'string' ? body.text : '').trim();
       return text ? { kind: 'typed', text, via: 'voice' } : { kind: 'silence' };
@@ -184,6 +185,11 @@ export function createAsker({ companion, mode, videoId, setState, settings }) {
     }
   }
 
+  /**
+   * @param {KvqApi.FinalSegment} seg
+   * @param {string} text
+   * @returns {Promise<KvqApi.Grade>}
+   */
   async function grade(seg, text) {
     setState('grading');
     try {

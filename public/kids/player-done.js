@@ -26,7 +26,7 @@ export function finishScreen({ companion, attempt, saved, preview, onAgain }) {
       ? ''
       : 'The score could not be saved. Please tell a grown-up.';
   if (preview) home.hidden = true;
-  done.querySelectorAll('.companion').forEach((c) => {
+  /** @type {NodeListOf<HTMLElement>} */ (done.querySelectorAll('.companion')).forEach((c) => {
     c.hidden = c.dataset.companion !== companion;
     c.classList.add('is-happy');
   });

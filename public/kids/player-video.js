@@ -4,10 +4,10 @@
 import { ICONS_URL, formatTime, svgUse } from './common.js';
 
 export function createVideoControls({ video, onBlockedSeek = () => {} }) {
-  const toggle = document.getElementById('play-toggle');
+  const toggle = /** @type {HTMLButtonElement} */ (document.getElementById('play-toggle'));
   const toggleIcon = document.getElementById('play-toggle-icon');
-  const back10 = document.getElementById('back10');
-  const seek = document.getElementById('seek');
+  const back10 = /** @type {HTMLButtonElement} */ (document.getElementById('back10'));
+  const seek = /** @type {HTMLInputElement} */ (document.getElementById('seek'));
   const time = document.getElementById('time');
   const marks = document.getElementById('marks');
   const bigPlay = document.getElementById('big-play');

@@ -17,7 +17,7 @@ const ds = document.body.dataset;
 const videoId = ds.videoId;
 const preview = ds.preview === '1';
 const playerEl = document.getElementById('player');
-const video = document.getElementById('video');
+const video = /** @type {HTMLVideoElement} */ (document.getElementById('video'));
 const loading = document.getElementById('loading');
 const errorEl = document.getElementById('player-error');
 const stateText = document.getElementById('player-state');
@@ -55,7 +55,7 @@ boot().catch((err) => {
 async function boot() {
   setState('loading');
   if (!preview) {
-    const session = await api('/api/learners/session');
+    const session = /** @type {KvqApi.Session} */ (await api('/api/learners/session'));
     if (!session.child) return location.assign('/kids/profiles');
     S.child = session.child;
   }
@@ -66,8 +66,8 @@ async function boot() {
   playerEl.dataset.companion = S.companion;
 
   const [config, questions, src, checkpoint] = await Promise.all([
-    api('/api/config'),
-    api(`/api/final-questions/${encodeURIComponent(videoId)}?companion=${S.companion}`).catch(() => ({ segments: [] })),
+    /** @type {Promise<KvqApi.PlayerConfig>} */ (api('/api/config')),
+    /** @type {Promise<KvqApi.FinalQuestions>} */ (api(`/api/final-questions/${encodeURIComponent(videoId)}?companion=${S.companion}`)).catch(() => ({ success: false, segments: [] })),
     videoSource(),
     preview ? null : loadCheckpoint(S.child.child_id, videoId),
   ]);
@@ -113,7 +113,7 @@ function playerSettings(config) {
 async function videoSource() {
   const lists = preview ? ['/api/kids_videos', '/api/videos-list'] : ['/api/kids_videos'];
   for (const url of lists) {
-    const body = await api(url, { redirectOn401: false }).catch(() => null);
+    const body = /** @type {KvqApi.KidsVideos | null} */ (await api(url, { redirectOn401: false }).catch(() => null));
     const v = body && Array.isArray(body.videos) ? body.videos.find((x) => (x.video_id ?? x.id) === videoId) : null;
     if (v) {
       if (v.thumbnail) video.poster = mediaUrl(videoId, v.thumbnail);

@@ -59,7 +59,7 @@ async function logout() {
 
 async function load() {
   try {
-    const session = await api('/api/learners/session');
+    const session = /** @type {KvqApi.Session} */ (await api('/api/learners/session'));
     const children = Array.isArray(session.children) ? session.children : [];
     list.replaceChildren(...children.map(card));
     empty.hidden = children.length > 0;

@@ -36,11 +36,18 @@ export function canRecord() {
 
 /**
  * Records one answer. Options: onLevel(0..1) for the meter, onSpeech() when speech starts,
- * stopSignal: a promise-like { promise } that ends the recording early (the child tapped "done")
- * or cancels it ({ cancel: true }).
+ * stop: a promise that ends the recording early when it resolves ('done': the child tapped
+ * "done") or cancels it ('cancel'); limits: the server's maxMs and endSilenceMs (required).
  * Resolves { blob, type, heardSpeech, speechMs, durationMs, cancelled }; rejects when there is no microphone.
+ * @param {{
+ *   onLevel?: (level: number) => void,
+ *   onSpeech?: () => void,
+ *   stop?: Promise<'done' | 'cancel'> | null,
+ *   limits?: { maxMs?: number, endSilenceMs?: number },
+ * }} [options]
  */
 export async function recordAnswer({ onLevel = () => {}, onSpeech = () => {}, stop = null, limits = {} } = {}) {
+  /** @type {typeof LISTEN & { maxMs?: number, endSilenceMs?: number }} */
   const L = { ...LISTEN, ...limits };
   if (!(L.maxMs > 0) || !(L.endSilenceMs > 0)) throw new Error('recordAnswer needs limits.maxMs and limits.endSilenceMs (GET /api/config)');
   // Measured with the local recognizer: the browser's echo cancellation and noise suppression

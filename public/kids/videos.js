@@ -15,7 +15,7 @@ init();
 async function init() {
   let child = null;
   try {
-    const session = await api('/api/learners/session');
+    const session = /** @type {KvqApi.Session} */ (await api('/api/learners/session'));
     child = session.child;
   } catch {
     return;
@@ -46,11 +46,11 @@ async function init() {
 
 async function loadVideos(childId) {
   try {
-    const body = await api('/api/kids_videos');
+    const body = /** @type {KvqApi.KidsVideos} */ (await api('/api/kids_videos'));
     return body.videos || [];
   } catch (err) {
     if (err.status === 401) throw err;
-    const body = await api(`/api/learners/children/${encodeURIComponent(childId)}/videos`);
+    const body = /** @type {KvqApi.KidsVideos} */ (await api(`/api/learners/children/${encodeURIComponent(childId)}/videos`));
     return body.videos || [];
   }
 }

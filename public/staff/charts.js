@@ -22,6 +22,8 @@ function frame(title, summary, width, height) {
  * points: [{ label, value, about? }] in time order; value 0..max; format(value) is the page's one
  * rounding rule. Draws the line with dots, the value above each dot, and the labels on the axis
  * (turned when there are many, so neighbours never overlap).
+ * @param {{ label: string, value: number, about?: string }[]} points
+ * @param {{ title?: string, max?: number, format?: (v: number) => string, summary?: string }} [options]
  */
 export function lineChart(points, { title, max = 100, format = (v) => `${Math.round(v)}%`, summary } = {}) {
   const W = 360;
@@ -56,7 +58,11 @@ export function lineChart(points, { title, max = 100, format = (v) => `${Math.ro
   return svg;
 }
 
-/** items: [{ label, value, note? }]; horizontal bars (long labels fit), value printed at the end with format(). */
+/**
+ * items: [{ label, value, note? }]; horizontal bars (long labels fit), value printed at the end with format().
+ * @param {{ label: string, value: number, note?: string }[]} items
+ * @param {{ title?: string, max?: number, format?: (v: number) => string, lowBelow?: number, summary?: string }} [options]
+ */
 export function barChart(items, { title, max, format = (v) => `${Math.round(v)}%`, lowBelow, summary } = {}) {
   const W = 360;
   const row = 34;

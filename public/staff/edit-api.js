@@ -51,6 +51,7 @@ export async function finalizeSegments(videoId, segs, finalized = true) {
 
 /** The caller's note on a segment (or on one question); an empty note deletes it. */
 export async function annotate(videoId, seg, note, questionId) {
+  /** @type {{ note: string, segment_range_start: number, segment_range_end: number, question_id?: number }} */
   const a = { ...range(seg), note };
   if (questionId) a.question_id = questionId;
   return api('POST', '/api/expert-annotations', { video_id: videoId, annotations: [a] });

@@ -72,10 +72,10 @@ export class SegmentEditor {
     const name = active && this.el.contains(active) ? active.getAttribute('aria-label') || active.textContent : null;
     this.draw();
     // the forms survive a redraw (ownQuestionForm, noteForm): whoever is typing there keeps the caret
-    if (active && active.isConnected && this.el.contains(active)) return active.focus();
+    if (active && active.isConnected && this.el.contains(active)) return /** @type {HTMLElement} */ (active).focus();
     if (!name) return;
     const same = [...this.el.querySelectorAll('button')].find((b) => (b.getAttribute('aria-label') || b.textContent) === name && !b.disabled);
-    (same ?? this.el.querySelector('h2')).focus();
+    /** @type {HTMLElement | null} */ (same ?? this.el.querySelector('h2'))?.focus();
   }
 
   draw() {

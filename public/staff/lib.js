@@ -22,8 +22,16 @@ export class ApiError extends Error {
   }
 }
 
-/** Calls the JSON API with the session cookie. Throws ApiError for any non-2xx answer. */
+/**
+ * Calls the JSON API with the session cookie. Throws ApiError for any non-2xx answer.
+ * @param {string} method
+ * @param {string} url
+ * @param {any} [body] sent as JSON, or as a urlencoded form with `form`
+ * @param {{ form?: boolean, headers?: Record<string, string> }} [options]
+ * @returns {Promise<any>} the JSON body ({} when empty)
+ */
 export async function api(method, url, body, { form = false, headers = {} } = {}) {
+  /** @type {RequestInit & { headers: Record<string, string> }} */
   const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json', ...headers } };
   if (body !== undefined) {
     if (form) {
@@ -85,13 +93,15 @@ function append(el, children) {
 export const $ = (sel, root = document) => root.querySelector(sel);
 export const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
 
+let toastTimer;
+
 /** A short message in the page's polite live region (bottom-right), gone after a while. */
 export function toast(message, kind = 'ok') {
   const box = $('#toast');
   if (!box) return;
   box.replaceChildren(h('div', { class: `msg msg-${kind}` }, message));
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => box.replaceChildren(), kind === 'bad' ? 9000 : 4500);
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => box.replaceChildren(), kind === 'bad' ? 9000 : 4500);
 }
 
 /** Shows a message inside a region (role=status / alert set in the markup). */
@@ -106,6 +116,9 @@ export function say(region, message, kind = 'info', extra) {
  * Wires a <form>: on submit, clears old errors, marks the button busy, awaits handler(values, form).
  * On an ApiError the message goes next to the field named in the error's detail (or the form's
  * status line), the field gets aria-invalid and focus; entered values always stay in the form.
+ * @param {HTMLFormElement} form
+ * @param {(values: Record<string, any>, form: HTMLFormElement, button: HTMLElement) => unknown} handler
+ * @param {{ success?: string }} [options]
  */
 export function bindForm(form, handler, { success } = {}) {
   const status = form.querySelector('.form-status');
@@ -238,7 +251,12 @@ export async function busy(button, fn) {
   }
 }
 
-/** A button that runs an action with busy state and reports errors as a toast. */
+/**
+ * A button that runs an action with busy state and reports errors as a toast.
+ * @param {string} label
+ * @param {(button: HTMLButtonElement) => unknown} fn
+ * @param {{ cls?: string, confirmText?: string, title?: string }} [options]
+ */
 export function actionButton(label, fn, { cls = 'btn btn-small btn-secondary', confirmText, title } = {}) {
   // `title` names the button for screen readers too (e.g. "Edit: Mia"); it starts with the visible text.
   const b = h('button', { type: 'button', class: cls, title, 'aria-label': title });

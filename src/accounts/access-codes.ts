@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import type { Secrets } from '../auth/secrets.js';
 import { conflict } from '../http/errors.js';
 
@@ -24,23 +24,23 @@ export const accessCodeSchema = z
  */
 export class AccessCodes {
   constructor(
-    private readonly db: Db,
+    private readonly db: Database,
     private readonly secrets: Secrets,
   ) {}
 
   /** Sets or replaces the owner's code; 409 when another account already uses it. */
-  set(kind: CodeOwnerKind, ownerId: string, code: string): void {
+  async set(kind: CodeOwnerKind, ownerId: string, code: string): Promise<void> {
     const hash = this.secrets.hash(code);
-    this.db.transactionSync(() => {
-      const taken = this.db.firstSync<{ owner_kind: string; owner_id: string }>(
+    await this.db.transaction(async (tx) => {
+      const taken = await tx.first<{ owner_kind: string; owner_id: string }>(
         'SELECT owner_kind, owner_id FROM access_codes WHERE code_hash = ?',
         [hash],
       );
       if (taken && !(taken.owner_kind === kind && taken.owner_id === ownerId)) {
         throw conflict('This code is already in use. Please choose another one.', 'code_taken');
       }
-      this.db.runSync('DELETE FROM access_codes WHERE owner_kind = ? AND owner_id = ?', [kind, ownerId]);
-      this.db.runSync('INSERT INTO access_codes (code_hash, code_enc, owner_kind, owner_id) VALUES (?, ?, ?, ?)', [
+      await tx.run('DELETE FROM access_codes WHERE owner_kind = ? AND owner_id = ?', [kind, ownerId]);
+      await tx.run('INSERT INTO access_codes (code_hash, code_enc, owner_kind, owner_id) VALUES (?, ?, ?, ?)', [
         hash,
         this.secrets.encrypt(code),
         kind,
@@ -49,24 +49,24 @@ export class AccessCodes {
     });
   }
 
-  find(code: string): { kind: CodeOwnerKind; ownerId: string } | undefined {
-    const row = this.db.firstSync<{ owner_kind: CodeOwnerKind; owner_id: string }>(
+  async find(code: string): Promise<{ kind: CodeOwnerKind; ownerId: string } | undefined> {
+    const row = await this.db.first<{ owner_kind: CodeOwnerKind; owner_id: string }>(
       'SELECT owner_kind, owner_id FROM access_codes WHERE code_hash = ?',
       [this.secrets.hash(code.trim())],
     );
     return row ? { kind: row.owner_kind, ownerId: row.owner_id } : undefined;
   }
 
-  reveal(kind: CodeOwnerKind, ownerId: string): string | null {
-    const row = this.db.firstSync<{ code_enc: string }>('SELECT code_enc FROM access_codes WHERE owner_kind = ? AND owner_id = ?', [kind, ownerId]);
+  async reveal(kind: CodeOwnerKind, ownerId: string): Promise<string | null> {
+    const row = await this.db.first<{ code_enc: string }>('SELECT code_enc FROM access_codes WHERE owner_kind = ? AND owner_id = ?', [kind, ownerId]);
     return row ? this.secrets.decrypt(row.code_enc) : null;
   }
 
-  has(kind: CodeOwnerKind, ownerId: string): boolean {
-    return this.db.firstSync('SELECT 1 FROM access_codes WHERE owner_kind = ? AND owner_id = ?', [kind, ownerId]) !== undefined;
+  async has(kind: CodeOwnerKind, ownerId: string): Promise<boolean> {
+    return (await this.db.first('SELECT 1 AS one FROM access_codes WHERE owner_kind = ? AND owner_id = ?', [kind, ownerId])) !== undefined;
   }
 
-  remove(kind: CodeOwnerKind, ownerId: string): void {
-    this.db.runSync('DELETE FROM access_codes WHERE owner_kind = ? AND owner_id = ?', [kind, ownerId]);
+  async remove(kind: CodeOwnerKind, ownerId: string): Promise<void> {
+    await this.db.run('DELETE FROM access_codes WHERE owner_kind = ? AND owner_id = ?', [kind, ownerId]);
   }
 }

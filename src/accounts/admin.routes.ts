@@ -28,7 +28,7 @@ export function registerAdminAccountRoutes(ctx: AppContext): void {
       method: 'get', path: '/api/admin/experts', summary: 'List expert accounts', tags, access: admin,
       response: z.object({ success: z.boolean(), experts: z.array(expertView.extend({ child_count: z.number(), parent_count: z.number() })) }),
     },
-    () => ({ success: true, experts: accounts.experts.list() }),
+    async () => ({ success: true, experts: await accounts.experts.list() }),
   );
 
   api.route(
@@ -37,7 +37,7 @@ export function registerAdminAccountRoutes(ctx: AppContext): void {
       body: createExpertBody, response: z.object({ success: z.boolean(), message: z.string(), expert: expertView }),
       errors: { 409: 'expert id or code already in use' },
     },
-    ({ body }) => ({ success: true, message: `Expert ${body.display_name} created.`, expert: accounts.createExpert(body) }),
+    async ({ body }) => ({ success: true, message: `Expert ${body.display_name} created.`, expert: await accounts.createExpert(body) }),
   );
 
   api.route(
@@ -45,7 +45,7 @@ export function registerAdminAccountRoutes(ctx: AppContext): void {
       method: 'put', path: '/api/admin/experts/{expert_id}', summary: 'Update an expert (display_name, login_code, active)', tags,
       access: admin, params: expertParams, body: updateExpertBody, response: z.object({ success: z.boolean(), expert: expertView }),
     },
-    ({ params, body }) => ({ success: true, message: 'Expert updated.', expert: accounts.updateExpert(params.expert_id, body) }),
+    async ({ params, body }) => ({ success: true, message: 'Expert updated.', expert: await accounts.updateExpert(params.expert_id, body) }),
   );
 
   api.route(
@@ -55,8 +55,8 @@ export function registerAdminAccountRoutes(ctx: AppContext): void {
       tags, access: admin, params: expertParams, query: deleteExpertQuery,
       errors: { 404: 'unknown expert (or move_children_to)', 409: 'expert_has_children: the expert still owns children; move_target_inactive' },
     },
-    ({ params, query }) => {
-      const { moved } = accounts.deleteExpert(params.expert_id, { moveChildrenTo: query.move_children_to });
+    async ({ params, query }) => {
+      const { moved } = await accounts.deleteExpert(params.expert_id, { moveChildrenTo: query.move_children_to });
       const message = moved
         ? `Expert ${params.expert_id} deleted; ${moved.children} children, ${moved.parents} families and ${moved.videos} videos moved to ${query.move_children_to}.`
         : `Expert ${params.expert_id} deleted.`;
@@ -69,7 +69,7 @@ export function registerAdminAccountRoutes(ctx: AppContext): void {
       method: 'post', path: '/api/admin/experts/{expert_id}/deactivate', summary: 'Deactivate an expert (logs out their sessions)',
       tags, access: admin, params: expertParams,
     },
-    ({ params }) => ({ success: true, message: 'Expert deactivated.', expert: accounts.updateExpert(params.expert_id, { active: false }) }),
+    async ({ params }) => ({ success: true, message: 'Expert deactivated.', expert: await accounts.updateExpert(params.expert_id, { active: false }) }),
   );
 
   api.route(
@@ -77,10 +77,10 @@ export function registerAdminAccountRoutes(ctx: AppContext): void {
       method: 'get', path: '/api/admin/children', summary: 'List child profiles', tags, access: admin, query: listChildrenQuery,
       response: z.object({ success: z.boolean(), count: z.number(), children: z.array(childView), experts: z.array(expertOption) }),
     },
-    ({ query }) => {
-      const children = accounts.children.list({ expertId: query.expert_id, includeInactive: query.include_inactive ?? false });
+    async ({ query }) => {
+      const children = await accounts.children.list({ expertId: query.expert_id, includeInactive: query.include_inactive ?? false });
       // `experts`: the drop-down list the original service's admin page reads from this answer
-      return { success: true, count: children.length, children, experts: accounts.experts.options() };
+      return { success: true, count: children.length, children, experts: await accounts.experts.options() };
     },
   );
 
@@ -89,7 +89,7 @@ export function registerAdminAccountRoutes(ctx: AppContext): void {
       method: 'post', path: '/api/admin/children', summary: "Create a child profile (linked to the expert's default family unless parent_id is given)",
       tags, access: admin, body: createChildBody, response: z.object({ success: z.boolean(), message: z.string(), child: childView }),
     },
-    ({ body }) => ({ success: true, message: `${body.first_name} was added.`, child: accounts.createChild(body) }),
+    async ({ body }) => ({ success: true, message: `${body.first_name} was added.`, child: await accounts.createChild(body) }),
   );
 
   api.route(
@@ -97,25 +97,25 @@ export function registerAdminAccountRoutes(ctx: AppContext): void {
       method: 'put', path: '/api/admin/children/{child_id}', summary: 'Update a child profile', tags, access: admin,
       params: childParams, body: updateChildBody, response: z.object({ success: z.boolean(), child: childView }),
     },
-    ({ params, body }) => ({ success: true, message: 'Child updated.', child: accounts.updateChild(params.child_id, body) }),
+    async ({ params, body }) => ({ success: true, message: 'Child updated.', child: await accounts.updateChild(params.child_id, body) }),
   );
 
   api.route(
     { method: 'delete', path: '/api/admin/children/{child_id}', summary: 'Delete a child profile and its scores', tags, access: admin, params: childParams },
-    ({ params }) => {
-      accounts.requireChild(params.child_id);
-      accounts.children.delete(params.child_id);
+    async ({ params }) => {
+      await accounts.requireChild(params.child_id);
+      await accounts.children.delete(params.child_id);
       return { success: true, message: `Child ${params.child_id} deleted.` };
     },
   );
 
   api.route(
     { method: 'post', path: '/api/admin/children/{child_id}/deactivate', summary: 'Deactivate a child profile', tags, access: admin, params: childParams },
-    ({ params }) => ({ success: true, message: 'Child deactivated.', child: accounts.updateChild(params.child_id, { active: false }) }),
+    async ({ params }) => ({ success: true, message: 'Child deactivated.', child: await accounts.updateChild(params.child_id, { active: false }) }),
   );
 
   api.route(
     { method: 'post', path: '/api/admin/children/{child_id}/unlink', summary: 'Unlink a child from its parent', tags, access: admin, params: childParams },
-    ({ params }) => ({ success: true, message: 'Child unlinked from its parent.', child: accounts.updateChild(params.child_id, { parent_id: null }) }),
+    async ({ params }) => ({ success: true, message: 'Child unlinked from its parent.', child: await accounts.updateChild(params.child_id, { parent_id: null }) }),
   );
 }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 
 export type InteractionMode = 'strict' | 'flexible' | 'passive';
 
@@ -52,12 +52,20 @@ const toChild = (r: ChildRow): Child => ({
   updated_at: r.updated_at,
 });
 
+/** The columns access checks need (accounts/access.ts). */
+export interface ChildAccessRow {
+  id: string;
+  expert_id: string;
+  parent_id: string | null;
+  active: number;
+}
+
 const COLUMNS: (keyof ChildFields)[] = ['first_name', 'last_name', 'icon_key', 'interaction_mode', 'parent_id', 'expert_id', 'active'];
 
 export class ChildrenRepository {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Database) {}
 
-  list(filter: { expertId?: string; parentId?: string; includeInactive: boolean }): Child[] {
+  async list(filter: { expertId?: string; parentId?: string; includeInactive: boolean }): Promise<Child[]> {
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.expertId) {
@@ -70,39 +78,44 @@ export class ChildrenRepository {
     }
     if (!filter.includeInactive) where.push('active = 1');
     const sql = `SELECT * FROM children ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-                 ORDER BY first_name COLLATE NOCASE, last_name COLLATE NOCASE, id`;
-    return this.db.allSync<ChildRow>(sql, params).map(toChild);
+                 ORDER BY lower(first_name), lower(last_name), id`;
+    return (await this.db.all<ChildRow>(sql, params)).map(toChild);
   }
 
-  get(id: string): Child | undefined {
-    const row = this.db.firstSync<ChildRow>('SELECT * FROM children WHERE id = ?', [id]);
+  async get(id: string): Promise<Child | undefined> {
+    const row = await this.db.first<ChildRow>('SELECT * FROM children WHERE id = ?', [id]);
     return row && toChild(row);
   }
 
-  /** Inserts with a fresh random 6-digit id. */
-  insert(fields: Required<Pick<ChildFields, 'first_name' | 'expert_id'>> & ChildFields): Child {
-    let id: string;
-    do id = crypto.randomInt(100000, 1000000).toString();
-    while (this.db.firstSync('SELECT 1 FROM children WHERE id = ?', [id]));
-    this.db.runSync(
-      `INSERT INTO children (id, expert_id, parent_id, first_name, last_name, icon_key, interaction_mode)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      [id, fields.expert_id, fields.parent_id ?? null, fields.first_name, fields.last_name ?? '', fields.icon_key ?? 'star', fields.interaction_mode ?? 'flexible'],
-    );
-    return this.get(id)!;
+  async accessRow(id: string): Promise<ChildAccessRow | undefined> {
+    return this.db.first<ChildAccessRow>('SELECT id, expert_id, parent_id, active FROM children WHERE id = ?', [id]);
   }
 
-  update(id: string, fields: ChildFields): void {
+  /** Inserts with a fresh random 6-digit id. */
+  async insert(fields: Required<Pick<ChildFields, 'first_name' | 'expert_id'>> & ChildFields): Promise<Child> {
+    let id: string;
+    do id = crypto.randomInt(100000, 1000000).toString();
+    while (await this.db.first('SELECT 1 AS one FROM children WHERE id = ?', [id]));
+    const now = new Date().toISOString();
+    await this.db.run(
+      `INSERT INTO children (id, expert_id, parent_id, first_name, last_name, icon_key, interaction_mode, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [id, fields.expert_id, fields.parent_id ?? null, fields.first_name, fields.last_name ?? '', fields.icon_key ?? 'star', fields.interaction_mode ?? 'flexible', now, now],
+    );
+    return (await this.get(id))!;
+  }
+
+  async update(id: string, fields: ChildFields): Promise<void> {
     for (const col of COLUMNS) {
       const value = fields[col];
       if (value === undefined) continue;
       // column names come from the fixed list above, never from input
-      this.db.runSync(`UPDATE children SET ${col} = ? WHERE id = ?`, [typeof value === 'boolean' ? (value ? 1 : 0) : value, id]);
+      await this.db.run(`UPDATE children SET ${col} = ? WHERE id = ?`, [typeof value === 'boolean' ? (value ? 1 : 0) : value, id]);
     }
-    this.db.runSync("UPDATE children SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?", [id]);
+    await this.db.run('UPDATE children SET updated_at = ? WHERE id = ?', [new Date().toISOString(), id]);
   }
 
-  delete(id: string): boolean {
-    return this.db.runSync('DELETE FROM children WHERE id = ?', [id]).changes > 0;
+  async delete(id: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM children WHERE id = ?', [id])).changes > 0;
   }
 }

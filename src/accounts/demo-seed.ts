@@ -15,13 +15,13 @@ export interface DemoCodes {
  * code, and one child, so the bundled sample can be played right away. Codes are random and
  * shown only once, at this start; afterwards the expert can read them back on the expert page.
  */
-export function seedDemoFamily(accounts: AccountsService): DemoCodes | null {
-  if (accounts.experts.count() > 0) return null;
-  const expertCode = accounts.generateUnusedCode(8);
-  const expert = accounts.createExpert({ expert_id: DEMO_EXPERT_ID, display_name: 'Demo Parent', password: expertCode });
-  const parent = accounts.parents.defaultFor(expert.expert_id)!;
-  const parentCode = accounts.generateUnusedCode(6);
-  accounts.codes.set('parent', parent.parent_id, parentCode);
-  const child = accounts.createChild({ expert_id: expert.expert_id, first_name: 'Sam', icon_key: 'bunny', interaction_mode: 'flexible' });
+export async function seedDemoFamily(accounts: AccountsService): Promise<DemoCodes | null> {
+  if ((await accounts.experts.count()) > 0) return null;
+  const expertCode = await accounts.generateUnusedCode(8);
+  const expert = await accounts.createExpert({ expert_id: DEMO_EXPERT_ID, display_name: 'Demo Parent', password: expertCode });
+  const parent = (await accounts.parents.defaultFor(expert.expert_id))!;
+  const parentCode = await accounts.generateUnusedCode(6);
+  await accounts.codes.set('parent', parent.parent_id, parentCode);
+  const child = await accounts.createChild({ expert_id: expert.expert_id, first_name: 'Sam', icon_key: 'bunny', interaction_mode: 'flexible' });
   return { expert_id: expert.expert_id, expert_code: expertCode, parent_code: parentCode, child_id: child.child_id };
 }

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { Secrets } from '../auth/secrets.js';
 import { LoginThrottle } from '../auth/login-throttle.js';
 import { AccountsService } from './accounts.service.js';
@@ -11,7 +11,7 @@ export interface AccountsDeps {
 }
 
 // One set per database, shared by the auth and accounts routes of the same app.
-const byDb = new WeakMap<Db, AccountsDeps>();
+const byDb = new WeakMap<Database, AccountsDeps>();
 
 export function accountsDeps(ctx: Pick<AppContext, 'db' | 'config'>): AccountsDeps {
   let deps = byDb.get(ctx.db);

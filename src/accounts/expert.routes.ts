@@ -18,9 +18,9 @@ export function registerExpertAccountRoutes(ctx: AppContext): void {
       method: 'get', path: '/api/expert/access-code', summary: "The logged-in expert's access code", tags, access: ['expert'],
       response: z.object({ success: z.boolean(), expert_id: z.string(), access_code: z.string().nullable() }),
     },
-    ({ auth }) => {
+    async ({ auth }) => {
       const expertId = expertOf(auth);
-      return { success: true, expert_id: expertId, access_code: accounts.codes.reveal('expert', expertId) };
+      return { success: true, expert_id: expertId, access_code: await accounts.codes.reveal('expert', expertId) };
     },
   );
 
@@ -29,8 +29,8 @@ export function registerExpertAccountRoutes(ctx: AppContext): void {
       method: 'put', path: '/api/expert/my-login-code', summary: "Change the logged-in expert's access code", tags, access: ['expert'],
       body: loginCodeBody, errors: { 409: 'code already in use' },
     },
-    ({ auth, body }) => {
-      accounts.codes.set('expert', expertOf(auth), body.login_code);
+    async ({ auth, body }) => {
+      await accounts.codes.set('expert', expertOf(auth), body.login_code);
       return { success: true, message: 'Your access code was changed.' };
     },
   );
@@ -43,12 +43,13 @@ export function registerExpertAccountRoutes(ctx: AppContext): void {
         parents: z.array(parentView.extend({ child_count: z.number(), login_code: z.string().nullable() })),
       }),
     },
-    ({ auth }) => ({
-      success: true,
-      parents: accounts.parents
-        .listForExpert(expertOf(auth))
-        .map((p) => ({ ...p, login_code: accounts.codes.reveal('parent', p.parent_id) })),
-    }),
+    async ({ auth }) => {
+      const parents = [];
+      for (const p of await accounts.parents.listForExpert(expertOf(auth))) {
+        parents.push({ ...p, login_code: await accounts.codes.reveal('parent', p.parent_id) });
+      }
+      return { success: true, parents };
+    },
   );
 
   api.route(
@@ -56,7 +57,7 @@ export function registerExpertAccountRoutes(ctx: AppContext): void {
       method: 'post', path: '/api/expert/parents', summary: 'Create a parent (family) with an optional access code', tags, access: ['expert'],
       body: createParentBody, response: z.object({ success: z.boolean(), parent: parentView }),
     },
-    ({ auth, body }) => ({ success: true, message: 'Parent created.', parent: accounts.createParent(expertOf(auth), body.display_name, body.login_code) }),
+    async ({ auth, body }) => ({ success: true, message: 'Parent created.', parent: await accounts.createParent(expertOf(auth), body.display_name, body.login_code) }),
   );
 
   api.route(
@@ -64,9 +65,9 @@ export function registerExpertAccountRoutes(ctx: AppContext): void {
       method: 'get', path: '/api/expert/parents/{parent_id}/children', summary: "A parent's children", tags, access: ['expert'],
       params: parentParams, response: z.object({ success: z.boolean(), parent: parentView, children: z.array(childView) }),
     },
-    ({ auth, params }) => {
-      const parent = accounts.requireOwnParent(expertOf(auth), params.parent_id);
-      return { success: true, parent, children: accounts.children.list({ parentId: parent.parent_id, includeInactive: true }) };
+    async ({ auth, params }) => {
+      const parent = await accounts.requireOwnParent(expertOf(auth), params.parent_id);
+      return { success: true, parent, children: await accounts.children.list({ parentId: parent.parent_id, includeInactive: true }) };
     },
   );
 
@@ -75,9 +76,9 @@ export function registerExpertAccountRoutes(ctx: AppContext): void {
       method: 'put', path: '/api/expert/parents/{parent_id}/login-code', summary: "Set a parent's access code (children log in with it)",
       tags, access: ['expert'], params: parentParams, body: loginCodeBody, errors: { 409: 'code already in use' },
     },
-    ({ auth, params, body }) => {
-      const parent = accounts.requireOwnParent(expertOf(auth), params.parent_id);
-      accounts.codes.set('parent', parent.parent_id, body.login_code);
+    async ({ auth, params, body }) => {
+      const parent = await accounts.requireOwnParent(expertOf(auth), params.parent_id);
+      await accounts.codes.set('parent', parent.parent_id, body.login_code);
       return { success: true, message: `The code for ${parent.display_name} was set.`, parent_id: parent.parent_id };
     },
   );
@@ -87,10 +88,10 @@ export function registerExpertAccountRoutes(ctx: AppContext): void {
       method: 'put', path: '/api/expert/children/{child_id}/parent', summary: "Link one of the expert's children to one of their parents (null unlinks)",
       tags, access: ['expert'], params: childParams, body: linkChildBody, response: z.object({ success: z.boolean(), child: childView }),
     },
-    ({ auth, params, body }) => {
-      const child = accounts.requireChild(params.child_id);
+    async ({ auth, params, body }) => {
+      const child = await accounts.requireChild(params.child_id);
       if (child.expert_id !== expertOf(auth)) throw forbidden('This child is not one of yours.', 'child_not_yours');
-      return { success: true, child: accounts.updateChild(child.child_id, { parent_id: body.parent_id }) };
+      return { success: true, child: await accounts.updateChild(child.child_id, { parent_id: body.parent_id }) };
     },
   );
 
@@ -100,10 +101,10 @@ export function registerExpertAccountRoutes(ctx: AppContext): void {
       tags: ['Kids'], access: ['admin', 'expert'], params: expertParams,
       response: z.object({ success: z.boolean(), expert_id: z.string(), count: z.number(), children: z.array(childView) }),
     },
-    ({ auth, params }) => {
+    async ({ auth, params }) => {
       if (auth.role === 'expert' && auth.expertId !== params.expert_id) throw forbidden('You can only list your own children.', 'not_your_children');
-      accounts.requireExpert(params.expert_id);
-      const children = accounts.children.list({ expertId: params.expert_id, includeInactive: false });
+      await accounts.requireExpert(params.expert_id);
+      const children = await accounts.children.list({ expertId: params.expert_id, includeInactive: false });
       return { success: true, expert_id: params.expert_id, count: children.length, children };
     },
   );

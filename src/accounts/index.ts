@@ -8,8 +8,8 @@ export function registerAccounts(ctx: AppContext): void {
   registerAdminAccountRoutes(ctx);
   registerExpertAccountRoutes(ctx);
   if (ctx.config.DEMO_SEED) {
-    ctx.onStart(() => {
-      const codes = seedDemoFamily(accountsDeps(ctx).accounts);
+    ctx.onStart(async () => {
+      const codes = await seedDemoFamily(accountsDeps(ctx).accounts);
       if (!codes) return;
       // Printed once, to the terminal only (stderr, never the JSON log on stdout): the codes exist
       // nowhere else in plain text.

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 
 export interface Parent {
   parent_id: string;
@@ -26,40 +26,40 @@ const toParent = (r: ParentRow): Parent => ({
 });
 
 export class ParentsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Database) {}
 
-  listForExpert(expertId: string): (Parent & { child_count: number })[] {
-    return this.db
-      .allSync<ParentRow & { child_count: number }>(
-        `SELECT p.*, (SELECT count(*) FROM children c WHERE c.parent_id = p.id) AS child_count
-         FROM parents p WHERE p.expert_id = ? ORDER BY p.is_default DESC, p.display_name COLLATE NOCASE`,
-        [expertId],
-      )
-      .map((r) => ({ ...toParent(r), child_count: r.child_count }));
+  async listForExpert(expertId: string): Promise<(Parent & { child_count: number })[]> {
+    const rows = await this.db.all<ParentRow & { child_count: number }>(
+      `SELECT p.*, (SELECT count(*) FROM children c WHERE c.parent_id = p.id) AS child_count
+       FROM parents p WHERE p.expert_id = ? ORDER BY p.is_default DESC, lower(p.display_name), p.id`,
+      [expertId],
+    );
+    return rows.map((r) => ({ ...toParent(r), child_count: Number(r.child_count) }));
   }
 
-  get(id: string): Parent | undefined {
-    const row = this.db.firstSync<ParentRow>('SELECT * FROM parents WHERE id = ?', [id]);
+  async get(id: string): Promise<Parent | undefined> {
+    const row = await this.db.first<ParentRow>('SELECT * FROM parents WHERE id = ?', [id]);
     return row && toParent(row);
   }
 
-  defaultFor(expertId: string): Parent | undefined {
-    const row = this.db.firstSync<ParentRow>('SELECT * FROM parents WHERE expert_id = ? AND is_default = 1', [expertId]);
+  async defaultFor(expertId: string): Promise<Parent | undefined> {
+    const row = await this.db.first<ParentRow>('SELECT * FROM parents WHERE expert_id = ? AND is_default = 1', [expertId]);
     return row && toParent(row);
   }
 
-  insert(expertId: string, displayName: string, isDefault: boolean): Parent {
+  async insert(expertId: string, displayName: string, isDefault: boolean): Promise<Parent> {
     const id = `p_${crypto.randomBytes(8).toString('hex').slice(0, 10)}`;
-    this.db.runSync('INSERT INTO parents (id, expert_id, display_name, is_default) VALUES (?, ?, ?, ?)', [
+    await this.db.run('INSERT INTO parents (id, expert_id, display_name, is_default, created_at) VALUES (?, ?, ?, ?, ?)', [
       id,
       expertId,
       displayName,
       isDefault ? 1 : 0,
+      new Date().toISOString(),
     ]);
-    return this.get(id)!;
+    return (await this.get(id))!;
   }
 
-  idsForExpert(expertId: string): string[] {
-    return this.db.allSync<{ id: string }>('SELECT id FROM parents WHERE expert_id = ?', [expertId]).map((r) => r.id);
+  async idsForExpert(expertId: string): Promise<string[]> {
+    return (await this.db.all<{ id: string }>('SELECT id FROM parents WHERE expert_id = ? ORDER BY id', [expertId])).map((r) => r.id);
   }
 }

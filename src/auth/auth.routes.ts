@@ -23,30 +23,30 @@ export function registerAuth(ctx: AppContext): void {
   ];
 
   /** Checks the throttle, runs the check, records the outcome; 401 with `message` on failure. */
-  const guarded = <T>(kind: string, req: Request, account: string | undefined, check: () => T | undefined, message: string): T => {
+  const guarded = async <T>(kind: string, req: Request, account: string | undefined, check: () => Promise<T | undefined>, message: string): Promise<T> => {
     const k = keys(kind, req, account);
-    throttle.check(k);
-    const result = check();
+    await throttle.check(k);
+    const result = await check();
     if (result === undefined) {
-      throttle.fail(k);
+      await throttle.fail(k);
       throw unauthorized(message, 'invalid_credentials');
     }
-    throttle.succeed([k[0]![0]]);
+    await throttle.succeed([k[0]![0]]);
     return result;
   };
 
   const adminLogin = (req: Request, password: string) =>
-    guarded('admin', req, 'admin', () => (secrets.equal(password, config.ADMIN_PASSWORD) ? true : undefined), 'Wrong admin password.');
+    guarded('admin', req, 'admin', async () => (secrets.equal(password, config.ADMIN_PASSWORD) ? true : undefined), 'Wrong admin password.');
 
   const expertLogin = (req: Request, code: string) =>
     guarded(
       'expert',
       req,
       undefined,
-      () => {
-        const owner = accounts.codes.find(code);
+      async () => {
+        const owner = await accounts.codes.find(code);
         if (owner?.kind !== 'expert') return undefined;
-        const expert = accounts.experts.get(owner.ownerId);
+        const expert = await accounts.experts.get(owner.ownerId);
         return expert?.active ? expert : undefined;
       },
       'This access code is not valid.',
@@ -58,7 +58,7 @@ export function registerAuth(ctx: AppContext): void {
       body: z.object({ password: z.string({ error: 'is required' }).max(500) }), errors: { 401: 'wrong password', 429: 'too many attempts' },
     },
     async ({ body }, req) => {
-      adminLogin(req, body.password);
+      await adminLogin(req, body.password);
       await startSession(req, { role: 'admin' });
       return { success: true, role: 'admin', message: 'Welcome, admin.', redirect: '/admin' };
     },
@@ -70,7 +70,7 @@ export function registerAuth(ctx: AppContext): void {
       body: codeBody, errors: { 401: 'wrong access code', 429: 'too many attempts' },
     },
     async ({ body }, req) => {
-      const expert = expertLogin(req, body.access_code);
+      const expert = await expertLogin(req, body.access_code);
       await startSession(req, { role: 'expert', expertId: expert.expert_id });
       return { success: true, role: 'expert', expert_id: expert.expert_id, display_name: expert.display_name, redirect: '/expert' };
     },
@@ -89,11 +89,11 @@ export function registerAuth(ctx: AppContext): void {
     },
     async ({ body }, req) => {
       if (body.user_type === 'admin') {
-        adminLogin(req, body.password);
+        await adminLogin(req, body.password);
         await startSession(req, { role: 'admin' });
         return { success: true, redirect: '/admin', message: 'Welcome, admin.' };
       }
-      const expert = expertLogin(req, body.password);
+      const expert = await expertLogin(req, body.password);
       await startSession(req, { role: 'expert', expertId: expert.expert_id });
       return { success: true, redirect: '/expert', message: `Welcome, ${expert.display_name}.` };
     },
@@ -111,15 +111,15 @@ export function registerAuth(ctx: AppContext): void {
       }),
     },
     async ({ body }, req) => {
-      const parent = guarded(
+      const parent = await guarded(
         'parent',
         req,
         undefined,
-        () => {
-          const owner = accounts.codes.find(body.access_code);
+        async () => {
+          const owner = await accounts.codes.find(body.access_code);
           if (owner?.kind !== 'parent') return undefined;
-          const p = accounts.parents.get(owner.ownerId);
-          return p && accounts.experts.get(p.expert_id)?.active ? p : undefined;
+          const p = await accounts.parents.get(owner.ownerId);
+          return p && (await accounts.experts.get(p.expert_id))?.active ? p : undefined;
         },
         'This code is not valid. Ask a grown-up for the family code.',
       );
@@ -128,13 +128,13 @@ export function registerAuth(ctx: AppContext): void {
         success: true,
         parent: { parent_id: parent.parent_id, display_name: parent.display_name },
         expert_id: parent.expert_id,
-        children: familyChildren(parent.parent_id),
+        children: await familyChildren(parent.parent_id),
       };
     },
   );
 
-  const familyChildren = (parentId: string) =>
-    accounts.children.list({ parentId, includeInactive: false }).map((c) => ({
+  const familyChildren = async (parentId: string) =>
+    (await accounts.children.list({ parentId, includeInactive: false })).map((c) => ({
       child_id: c.child_id,
       first_name: c.first_name,
       last_name: c.last_name,
@@ -149,10 +149,10 @@ export function registerAuth(ctx: AppContext): void {
     },
     async ({ auth, body }, req) => {
       if (auth.role !== 'child') throw forbidden();
-      const child = accounts.children.get(body.child_id);
+      const child = await accounts.children.get(body.child_id);
       if (!child || child.parent_id !== auth.parentId || !child.active) throw forbidden('This profile is not in your family.', 'child_not_yours');
       req.session.childId = child.child_id;
-      return { success: true, child: familyChildren(auth.parentId).find((c) => c.child_id === child.child_id) };
+      return { success: true, child: (await familyChildren(auth.parentId)).find((c) => c.child_id === child.child_id) };
     },
   );
 
@@ -169,10 +169,10 @@ export function registerAuth(ctx: AppContext): void {
 
   api.route(
     { method: 'get', path: '/api/learners/session', summary: 'The tablet session: family, children and the picked child', tags: ['Kids'], access: ['child'] },
-    ({ auth }, req) => {
+    async ({ auth }, req) => {
       if (auth.role !== 'child') throw forbidden();
-      const parent = accounts.parents.get(auth.parentId);
-      const children = familyChildren(auth.parentId);
+      const parent = await accounts.parents.get(auth.parentId);
+      const children = await familyChildren(auth.parentId);
       return {
         success: true,
         role: 'child',
@@ -186,9 +186,9 @@ export function registerAuth(ctx: AppContext): void {
 
   api.route(
     { method: 'get', path: '/api/me', summary: 'Who is logged in on this session', tags, access: 'public' },
-    ({ auth }) => {
+    async ({ auth }) => {
       if (auth.role === 'expert') {
-        const expert = accounts.experts.get(auth.expertId);
+        const expert = await accounts.experts.get(auth.expertId);
         return { success: true, role: 'expert', expert_id: auth.expertId, display_name: expert?.display_name ?? auth.expertId };
       }
       if (auth.role === 'child') return { success: true, role: 'child', parent_id: auth.parentId, child_id: auth.childId ?? null };

@@ -1,5 +1,5 @@
 import { assertChildAccess } from '../accounts/access.js';
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { forbidden, notFound } from '../http/errors.js';
 import type { Auth } from '../http/session.js';
 import type { Caller } from './activity.repository.js';
@@ -28,8 +28,8 @@ export function callerOf(auth: Auth): Caller {
 }
 
 /** A class the caller manages (its expert, or the admin): 404 unknown, 403 another expert's. */
-export function assertOwnClass(db: Db, auth: Auth, classId: number): CodeClass {
-  const c = new ClassesRepository(db).get(classId);
+export async function assertOwnClass(db: Database, auth: Auth, classId: number): Promise<CodeClass> {
+  const c = await new ClassesRepository(db).get(classId);
   if (!c) throw notFound(`Class ${classId} was not found.`, 'class_not_found');
   if (auth.role === 'admin') return c;
   if (auth.role === 'expert' && c.expert_id === auth.expertId) return c;
@@ -37,29 +37,29 @@ export function assertOwnClass(db: Db, auth: Auth, classId: number): CodeClass {
 }
 
 /** A problem the caller manages (the expert of its class, or the admin). */
-export function assertOwnProblem(db: Db, auth: Auth, problemId: number): { problem: Problem; cls: CodeClass } {
-  const problem = new ProblemsRepository(db).get(problemId);
+export async function assertOwnProblem(db: Database, auth: Auth, problemId: number): Promise<{ problem: Problem; cls: CodeClass }> {
+  const problem = await new ProblemsRepository(db).get(problemId);
   if (!problem) throw notFound(`Problem ${problemId} was not found.`, 'problem_not_found');
-  return { problem, cls: assertOwnClass(db, auth, problem.class_id) };
+  return { problem, cls: await assertOwnClass(db, auth, problem.class_id) };
 }
 
 /**
  * A problem the caller may work on: the managing expert or admin, or a child enrolled in its
  * class (403 otherwise, also for a child of another family).
  */
-export function assertProblemForWork(db: Db, auth: Auth, problemId: number): { problem: Problem; cls: CodeClass; caller: Caller } {
+export async function assertProblemForWork(db: Database, auth: Auth, problemId: number): Promise<{ problem: Problem; cls: CodeClass; caller: Caller }> {
   const caller = callerOf(auth);
-  const problem = new ProblemsRepository(db).get(problemId);
+  const problem = await new ProblemsRepository(db).get(problemId);
   if (!problem) throw notFound(`Problem ${problemId} was not found.`, 'problem_not_found');
   const classes = new ClassesRepository(db);
   if (caller.role === 'child') {
-    const cls = classes.get(problem.class_id)!;
-    // the picked profile must still be this family's active child (relinked or deactivated since)
-    assertChildAccess(db, auth, caller.childId!);
-    if (!classes.isEnrolled(problem.class_id, caller.childId!)) {
+    const cls = (await classes.get(problem.class_id))!;
+    // the picked profile must still be this family's active child (relinked or deactivated since);
+    await assertChildAccess(db, auth, caller.childId!);
+    if (!(await classes.isEnrolled(problem.class_id, caller.childId!))) {
       throw forbidden('This problem is for another class.', 'not_enrolled');
     }
     return { problem, cls, caller };
   }
-  return { problem, cls: assertOwnClass(db, auth, problem.class_id), caller };
+  return { problem, cls: await assertOwnClass(db, auth, problem.class_id), caller };
 }

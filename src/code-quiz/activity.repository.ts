@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 
 /** Who called: exactly what the activity tables record about the caller. */
 export interface Caller {
@@ -75,17 +75,15 @@ export interface RunRow {
   created_at: string;
 }
 
-const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
-
 /** suggestion_events and runs: what children (and teachers trying things) did. */
 export class ActivityRepository {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Database) {}
 
-  addSuggestionEvent(e: NewSuggestionEvent): number {
-    const { lastInsertRowid } = this.db.runSync(
+  async addSuggestionEvent(e: NewSuggestionEvent): Promise<number> {
+    const row = await this.db.first<{ id: number }>(
       `INSERT INTO suggestion_events (child_id, expert_id, caller_role, class_id, problem_id, language, code_sha256, cursor_line,
          cursor_column, generator, model, suggestion, distractors_json, explanation, latency_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       [
         e.caller.childId,
         e.caller.expertId,
@@ -104,56 +102,55 @@ export class ActivityRepository {
         e.latencyMs,
       ],
     );
-    return Number(lastInsertRowid);
+    return Number(row!.id);
   }
 
-  suggestionEvent(id: number): SuggestionEventRow | undefined {
-    return this.db.firstSync<SuggestionEventRow>('SELECT * FROM suggestion_events WHERE id = ?', [id]);
+  async suggestionEvent(id: number): Promise<SuggestionEventRow | undefined> {
+    return this.db.first<SuggestionEventRow>('SELECT * FROM suggestion_events WHERE id = ?', [id]);
   }
 
   /** Records the pick once; false when the event was already answered (the first pick counts). */
-  answer(id: number, choice: string, correct: boolean, distractorIndex: number | null): boolean {
-    return (
-      this.db.runSync(
-        `UPDATE suggestion_events SET choice = ?, choice_correct = ?, choice_distractor = ?, answered_at = ${NOW} WHERE id = ? AND answered_at IS NULL`,
-        [choice, correct ? 1 : 0, distractorIndex, id],
-      ).changes > 0
+  async answer(id: number, choice: string, correct: boolean, distractorIndex: number | null): Promise<boolean> {
+    const r = await this.db.run(
+      'UPDATE suggestion_events SET choice = ?, choice_correct = ?, choice_distractor = ?, answered_at = ? WHERE id = ? AND answered_at IS NULL',
+      [choice, correct ? 1 : 0, distractorIndex, new Date().toISOString(), id],
     );
+    return r.changes > 0;
   }
 
-  suggestionEvents(classId: number, limit: number): SuggestionEventRow[] {
-    return this.db.allSync<SuggestionEventRow>('SELECT * FROM suggestion_events WHERE class_id = ? ORDER BY id DESC LIMIT ?', [classId, limit]);
+  async suggestionEvents(classId: number, limit: number): Promise<SuggestionEventRow[]> {
+    return this.db.all<SuggestionEventRow>('SELECT * FROM suggestion_events WHERE class_id = ? ORDER BY id DESC LIMIT ?', [classId, limit]);
   }
 
-  addRun(r: NewRun): number {
-    const { lastInsertRowid } = this.db.runSync(
+  async addRun(r: NewRun): Promise<number> {
+    const row = await this.db.first<{ id: number }>(
       `INSERT INTO runs (child_id, expert_id, caller_role, class_id, problem_id, language, code_sha256, passed, total, status, runtime_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       [r.caller.childId, r.caller.expertId, r.caller.role, r.classId, r.problemId, r.language, r.codeSha256, r.passed, r.total, r.status, r.runtimeMs],
     );
-    return Number(lastInsertRowid);
+    return Number(row!.id);
   }
 
-  runs(classId: number, limit: number): RunRow[] {
-    return this.db.allSync<RunRow>('SELECT * FROM runs WHERE class_id = ? ORDER BY id DESC LIMIT ?', [classId, limit]);
+  async runs(classId: number, limit: number): Promise<RunRow[]> {
+    return this.db.all<RunRow>('SELECT * FROM runs WHERE class_id = ? ORDER BY id DESC LIMIT ?', [classId, limit]);
   }
 
   /** Per problem of one child: whether a run passed every stored test, runs and hints so far. */
-  childProgress(childId: string): Map<number, { solved: boolean; runs: number; hints: number; last_activity: string | null }> {
+  async childProgress(childId: string): Promise<Map<number, { solved: boolean; runs: number; hints: number; last_activity: string | null }>> {
     const out = new Map<number, { solved: boolean; runs: number; hints: number; last_activity: string | null }>();
-    const runs = this.db.allSync<{ problem_id: number; runs: number; solved: number; last: string }>(
-      `SELECT problem_id, count(*) AS runs, max(status = 'passed' AND total > 0) AS solved, max(created_at) AS last
+    const runs = await this.db.all<{ problem_id: number; runs: number; solved: number; last: string }>(
+      `SELECT problem_id, count(*) AS runs, MAX(CASE WHEN status = 'passed' AND total > 0 THEN 1 ELSE 0 END) AS solved, MAX(created_at) AS last
          FROM runs WHERE child_id = ? AND problem_id IS NOT NULL GROUP BY problem_id`,
       [childId],
     );
-    for (const r of runs) out.set(r.problem_id, { solved: r.solved === 1, runs: r.runs, hints: 0, last_activity: r.last });
-    const hints = this.db.allSync<{ problem_id: number; hints: number; last: string }>(
+    for (const r of runs) out.set(r.problem_id, { solved: Number(r.solved) === 1, runs: Number(r.runs), hints: 0, last_activity: r.last });
+    const hints = await this.db.all<{ problem_id: number; hints: number; last: string }>(
       'SELECT problem_id, count(*) AS hints, max(created_at) AS last FROM suggestion_events WHERE child_id = ? GROUP BY problem_id',
       [childId],
     );
     for (const h of hints) {
       const p = out.get(h.problem_id) ?? { solved: false, runs: 0, hints: 0, last_activity: null };
-      p.hints = h.hints;
+      p.hints = Number(h.hints);
       p.last_activity = p.last_activity && p.last_activity > h.last ? p.last_activity : h.last;
       out.set(h.problem_id, p);
     }

@@ -24,13 +24,15 @@ export function registerActivityRoutes(ctx: AppContext): void {
   const problems = new ProblemsRepository(db);
   const allChildren = new ChildrenRepository(db);
 
-  const names = (classId: number) => {
-    const children = new Map(classes.enrolled(classId).map((c) => [c.child_id, c.first_name]));
-    const titles = new Map(problems.listByClasses([classId]).map((p) => [p.problem_id, p.title]));
-    return { child: (id: string | null) => (id ? (children.get(id) ?? childName(id)) : null), title: (id: number | null) => (id ? (titles.get(id) ?? '') : null) };
+  /** Names for the rows: the class's children and problems, and children who left the class since (their runs and hints stay). */
+  const names = async (classId: number, childIds: (string | null)[]): Promise<Names> => {
+    const children = new Map((await classes.enrolled(classId)).map((c) => [c.child_id, c.first_name]));
+    const titles = new Map((await problems.listByClasses([classId])).map((p) => [p.problem_id, p.title]));
+    for (const id of new Set(childIds)) {
+      if (id && !children.has(id)) children.set(id, (await allChildren.get(id))?.first_name ?? '');
+    }
+    return { child: (id: string | null) => (id ? (children.get(id) ?? '') : null), title: (id: number | null) => (id ? (titles.get(id) ?? '') : null) };
   };
-  // a child who has left the class since (runs and hints stay for the teacher)
-  const childName = (id: string) => allChildren.get(id)?.first_name ?? '';
 
   api.route(
     {
@@ -43,10 +45,11 @@ export function registerActivityRoutes(ctx: AppContext): void {
       query: activityQuery,
       errors: { 403: "another expert's class", 404: 'unknown class' },
     },
-    ({ params, query, auth }) => {
-      const cls = assertOwnClass(db, auth, params.class_id);
-      const n = names(cls.class_id);
-      const events = activity.suggestionEvents(cls.class_id, query.limit ?? 200).map((e) => eventView(e, n));
+    async ({ params, query, auth }) => {
+      const cls = await assertOwnClass(db, auth, params.class_id);
+      const rows = await activity.suggestionEvents(cls.class_id, query.limit ?? 200);
+      const n = await names(cls.class_id, rows.map((e) => e.child_id));
+      const events = rows.map((e) => eventView(e, n));
       return { success: true, class_id: cls.class_id, events, misconceptions: misconceptions(events) };
     },
   );
@@ -62,10 +65,11 @@ export function registerActivityRoutes(ctx: AppContext): void {
       query: activityQuery,
       errors: { 403: "another expert's class", 404: 'unknown class' },
     },
-    ({ params, query, auth }) => {
-      const cls = assertOwnClass(db, auth, params.class_id);
-      const n = names(cls.class_id);
-      const runs = activity.runs(cls.class_id, query.limit ?? 200).map((r) => runView(r, n));
+    async ({ params, query, auth }) => {
+      const cls = await assertOwnClass(db, auth, params.class_id);
+      const rows = await activity.runs(cls.class_id, query.limit ?? 200);
+      const n = await names(cls.class_id, rows.map((r) => r.child_id));
+      const runs = rows.map((r) => runView(r, n));
       return { success: true, class_id: cls.class_id, runs };
     },
   );

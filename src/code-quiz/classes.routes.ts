@@ -12,10 +12,10 @@ export function registerClassRoutes(ctx: AppContext): void {
   const { api, db } = ctx;
   const classes = new ClassesRepository(db);
   const problems = new ProblemsRepository(db);
-  const view = (c: CodeClass) => ({
+  const view = async (c: CodeClass) => ({
     ...c,
-    children: classes.enrolled(c.class_id),
-    problem_count: problems.count(c.class_id),
+    children: await classes.enrolled(c.class_id),
+    problem_count: await problems.count(c.class_id),
   });
 
   api.route(
@@ -27,9 +27,9 @@ export function registerClassRoutes(ctx: AppContext): void {
       access: ['expert'],
       body: classBody,
     },
-    ({ body, auth }) => {
+    async ({ body, auth }) => {
       if (auth.role !== 'expert') throw forbidden();
-      return { success: true, class: view(classes.create(auth.expertId, body.name, body.description ?? '')) };
+      return { success: true, class: await view(await classes.create(auth.expertId, body.name, body.description ?? '')) };
     },
   );
 
@@ -41,15 +41,17 @@ export function registerClassRoutes(ctx: AppContext): void {
       tags: ['Code quiz'],
       access: ['expert', 'admin'],
     },
-    ({ auth }) => ({
-      success: true,
-      classes: classes.list(auth.role === 'expert' ? auth.expertId : undefined).map(view),
+    async ({ auth }) => {
+      const list = [];
+      for (const c of await classes.list(auth.role === 'expert' ? auth.expertId : undefined)) list.push(await view(c));
       // the children the expert may enrol (the admin enrols through the class's own expert's list)
-      my_children:
-        auth.role === 'expert'
-          ? new ChildrenRepository(db).list({ expertId: auth.expertId, includeInactive: false }).map((c) => ({ child_id: c.child_id, first_name: c.first_name, last_name: c.last_name }))
-          : [],
-    }),
+      const mine = auth.role === 'expert' ? await new ChildrenRepository(db).list({ expertId: auth.expertId, includeInactive: false }) : [];
+      return {
+        success: true,
+        classes: list,
+        my_children: mine.map((c) => ({ child_id: c.child_id, first_name: c.first_name, last_name: c.last_name })),
+      };
+    },
   );
 
   api.route(
@@ -63,9 +65,9 @@ export function registerClassRoutes(ctx: AppContext): void {
       body: classUpdateBody,
       errors: { 403: "another expert's class", 404: 'unknown class' },
     },
-    ({ params, body, auth }) => {
-      assertOwnClass(db, auth, params.class_id);
-      return { success: true, class: view(classes.update(params.class_id, body)) };
+    async ({ params, body, auth }) => {
+      await assertOwnClass(db, auth, params.class_id);
+      return { success: true, class: await view(await classes.update(params.class_id, body)) };
     },
   );
 
@@ -79,9 +81,9 @@ export function registerClassRoutes(ctx: AppContext): void {
       params: classParams,
       errors: { 403: "another expert's class", 404: 'unknown class' },
     },
-    ({ params, auth }) => {
-      assertOwnClass(db, auth, params.class_id);
-      classes.delete(params.class_id);
+    async ({ params, auth }) => {
+      await assertOwnClass(db, auth, params.class_id);
+      await classes.delete(params.class_id);
       return { success: true, deleted: params.class_id };
     },
   );
@@ -97,13 +99,13 @@ export function registerClassRoutes(ctx: AppContext): void {
       body: enrolmentBody,
       errors: { 403: "another expert's class or child", 404: 'unknown class or child' },
     },
-    ({ params, body, auth }) => {
-      const cls = assertOwnClass(db, auth, params.class_id);
-      const child = assertChildAccess(db, auth, body.child_id);
+    async ({ params, body, auth }) => {
+      const cls = await assertOwnClass(db, auth, params.class_id);
+      const child = await assertChildAccess(db, auth, body.child_id);
       // the admin may act on every child, but a class only takes its own expert's children
       if (child.expert_id !== cls.expert_id) throw forbidden("This child belongs to another teacher's family.", 'child_not_yours');
-      const enrolled = classes.enrol(cls.class_id, child.id);
-      return { success: true, enrolled, class: view(cls) };
+      const enrolled = await classes.enrol(cls.class_id, child.id);
+      return { success: true, enrolled, class: await view(cls) };
     },
   );
 
@@ -117,10 +119,10 @@ export function registerClassRoutes(ctx: AppContext): void {
       params: enrolmentParams,
       errors: { 403: "another expert's class", 404: 'unknown class, or the child is not in it' },
     },
-    ({ params, auth }) => {
-      const cls = assertOwnClass(db, auth, params.class_id);
-      if (!classes.unenrol(cls.class_id, params.child_id)) throw notFound(`Child ${params.child_id} is not in this class.`, 'not_enrolled');
-      return { success: true, class: view(cls) };
+    async ({ params, auth }) => {
+      const cls = await assertOwnClass(db, auth, params.class_id);
+      if (!(await classes.unenrol(cls.class_id, params.child_id))) throw notFound(`Child ${params.child_id} is not in this class.`, 'not_enrolled');
+      return { success: true, class: await view(cls) };
     },
   );
 }

@@ -22,12 +22,12 @@ export function registerCodePages(ctx: AppContext): void {
     render(res, 'code/kids-problems', { title: 'Coding', data: { 'child-id': auth.childId } });
   });
 
-  app.get('/kids/code/:problem_id', (req, res) => {
+  app.get('/kids/code/:problem_id', async (req, res) => {
     const auth = currentAuth(req);
     if (auth.role === 'anonymous') return res.redirect(303, '/kids');
     if (auth.role === 'child' && !auth.childId) return res.redirect(303, '/kids/profiles');
     const id = pageId(req.params.problem_id);
-    const work = allowed(() => assertProblemForWork(db, auth, id));
+    const work = await allowed(() => assertProblemForWork(db, auth, id));
     if (!work) return auth.role === 'child' ? res.redirect(303, '/kids/code') : res.redirect(303, '/expert/code');
     render(res, 'code/kids-code', {
       title: work.problem.title,
@@ -41,10 +41,10 @@ export function registerCodePages(ctx: AppContext): void {
     render(res, 'code/expert-classes', { title: 'Code classes', data: {} });
   });
 
-  app.get('/expert/code/classes/:class_id', (req, res) => {
+  app.get('/expert/code/classes/:class_id', async (req, res) => {
     const auth = currentAuth(req);
     if (auth.role !== 'expert') return res.redirect(303, '/expert');
-    const cls = allowed(() => assertOwnClass(db, auth, pageId(req.params.class_id)));
+    const cls = await allowed(() => assertOwnClass(db, auth, pageId(req.params.class_id)));
     if (!cls) return res.redirect(303, '/expert/code');
     render(res, 'code/expert-class', { title: cls.name, data: { 'class-id': String(cls.class_id) } });
   });
@@ -57,9 +57,9 @@ function pageId(raw: unknown): number {
 }
 
 /** The value, or null when the access check refused (a page redirects instead of showing JSON). */
-function allowed<T>(check: () => T): T | null {
+async function allowed<T>(check: () => Promise<T>): Promise<T | null> {
   try {
-    return check();
+    return await check();
   } catch (err) {
     if (err instanceof AppError && (err.status === 403 || err.status === 404)) return null;
     throw err;

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { CodeRunner } from '../code-runner/types.js';
-import { ChildrenRepository } from '../accounts/children.repository.js';
+import { ExpertsRepository } from '../accounts/experts.repository.js';
 import { ClassesRepository } from './classes.repository.js';
 import type { ProblemInput } from './code-quiz.schema.js';
 import { ProblemsRepository } from './problems.repository.js';
@@ -30,19 +30,23 @@ export function registerDemoClass(ctx: AppContext, runner: CodeRunner): void {
   const { db } = ctx;
   const log = ctx.logger.child({ module: 'code-quiz' });
   let pending: Promise<void> | undefined;
-  ctx.onStart(() => {
-    if (db.firstSync('SELECT 1 FROM code_quiz_demo') || !db.firstSync("SELECT 1 FROM experts WHERE id = 'demo'")) return;
+  /** not made yet, and the demo expert exists (an admin may have deleted it) */
+  const wanted = async (): Promise<boolean> => !(await new ClassesRepository(db).demoClassMade()) && (await new ExpertsRepository(db).get('demo')) !== undefined;
+  ctx.onStart(async () => {
+    if (!(await wanted())) return;
     pending = (async () => {
       const health = await runner.health();
       if (!health.ok) return log.warn({ error_code: health.code }, 'demo coding class not created: the sandbox is unavailable');
       const fields = await checkedProblemFields(runner, DEMO_PROBLEM, log);
-      db.transactionSync(() => {
-        if (db.firstSync('SELECT 1 FROM code_quiz_demo') || !db.firstSync("SELECT 1 FROM experts WHERE id = 'demo'")) return;
-        const classes = new ClassesRepository(db);
-        const cls = classes.create('demo', 'Demo coding club', 'A first coding puzzle for the demo family.');
-        for (const c of new ChildrenRepository(db).list({ expertId: 'demo', includeInactive: false })) classes.enrol(cls.class_id, c.child_id);
-        new ProblemsRepository(db).create(cls.class_id, fields);
-        db.runSync('INSERT INTO code_quiz_demo (id, class_id) VALUES (1, ?)', [cls.class_id]);
+      // checked again: the sandbox check took seconds
+      if (!(await wanted())) return;
+      await db.transaction(async (tx) => {
+        const classes = new ClassesRepository(tx);
+        if (await classes.demoClassMade()) return;
+        const cls = await classes.create('demo', 'Demo coding club', 'A first coding puzzle for the demo family.');
+        await classes.enrolActiveChildrenOf(cls.class_id, 'demo');
+        await new ProblemsRepository(tx).create(cls.class_id, fields);
+        await classes.markDemoClass(cls.class_id);
         log.info({ class_id: cls.class_id }, 'demo coding class created');
       });
     })().catch((err) => log.warn({ err }, 'demo coding class not created'));

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import type { CodeLanguage } from './code-quiz.schema.js';
 import type { HintLine } from './hints.service.js';
 
@@ -45,56 +45,63 @@ interface ProblemRow {
   updated_at: string;
 }
 
-const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
-
 /** Problems and their test cases; a problem and its tests are always written together. */
 export class ProblemsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Database) {}
 
-  get(id: number): Problem | undefined {
-    const r = this.db.firstSync<ProblemRow>('SELECT * FROM code_problems WHERE id = ?', [id]);
+  async get(id: number): Promise<Problem | undefined> {
+    const r = await this.db.first<ProblemRow>('SELECT * FROM code_problems WHERE id = ?', [id]);
     return r && this.toProblem(r);
   }
 
-  listByClasses(classIds: number[]): Problem[] {
-    if (classIds.length === 0) return [];
-    return this.db
-      .allSync<ProblemRow>('SELECT * FROM code_problems WHERE class_id IN (SELECT value FROM json_each(?)) ORDER BY class_id, id', [JSON.stringify(classIds)])
-      .map((r) => this.toProblem(r));
+  async listByClasses(classIds: number[]): Promise<Problem[]> {
+    const out: Problem[] = [];
+    // chunks stay below the engines' bound-parameter limits
+    for (let i = 0; i < classIds.length; i += 500) {
+      const chunk = classIds.slice(i, i + 500);
+      const rows = await this.db.all<ProblemRow>(
+        `SELECT * FROM code_problems WHERE class_id IN (${chunk.map(() => '?').join(', ')}) ORDER BY class_id, id`,
+        chunk,
+      );
+      for (const r of rows) out.push(await this.toProblem(r));
+    }
+    return out.sort((a, b) => a.class_id - b.class_id || a.problem_id - b.problem_id);
   }
 
-  count(classId: number): number {
-    return this.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM code_problems WHERE class_id = ?', [classId])!.n;
+  async count(classId: number): Promise<number> {
+    const row = await this.db.first<{ n: number }>('SELECT count(*) AS n FROM code_problems WHERE class_id = ?', [classId]);
+    return Number(row?.n ?? 0);
   }
 
-  create(classId: number, f: ProblemFields): Problem {
-    return this.db.transactionSync(() => {
-      const { lastInsertRowid } = this.db.runSync(
+  async create(classId: number, f: ProblemFields): Promise<Problem> {
+    return this.db.transaction(async (tx) => {
+      const row = await tx.first<{ id: number }>(
         `INSERT INTO code_problems (class_id, title, prompt, language, starter_code, solution, hints_json)
-         VALUES (@class_id, @title, @prompt, @language, @starter_code, @solution, @hints_json)`,
+         VALUES (@class_id, @title, @prompt, @language, @starter_code, @solution, @hints_json) RETURNING id`,
         { class_id: classId, ...this.columns(f) },
       );
-      const id = Number(lastInsertRowid);
-      this.writeTests(id, f.tests);
-      return this.get(id)!;
+      const repo = new ProblemsRepository(tx);
+      await repo.writeTests(Number(row!.id), f.tests);
+      return (await repo.get(Number(row!.id)))!;
     });
   }
 
-  update(id: number, f: ProblemFields): Problem {
-    return this.db.transactionSync(() => {
-      this.db.runSync(
+  async update(id: number, f: ProblemFields): Promise<Problem> {
+    return this.db.transaction(async (tx) => {
+      await tx.run(
         `UPDATE code_problems SET title = @title, prompt = @prompt, language = @language, starter_code = @starter_code,
-           solution = @solution, hints_json = @hints_json, updated_at = ${NOW} WHERE id = @id`,
-        { id, ...this.columns(f) },
+           solution = @solution, hints_json = @hints_json, updated_at = @now WHERE id = @id`,
+        { id, ...this.columns(f), now: new Date().toISOString() },
       );
-      this.db.runSync('DELETE FROM code_problem_tests WHERE problem_id = ?', [id]);
-      this.writeTests(id, f.tests);
-      return this.get(id)!;
+      await tx.run('DELETE FROM code_problem_tests WHERE problem_id = ?', [id]);
+      const repo = new ProblemsRepository(tx);
+      await repo.writeTests(id, f.tests);
+      return (await repo.get(id))!;
     });
   }
 
-  delete(id: number): boolean {
-    return this.db.runSync('DELETE FROM code_problems WHERE id = ?', [id]).changes > 0;
+  async delete(id: number): Promise<boolean> {
+    return (await this.db.run('DELETE FROM code_problems WHERE id = ?', [id])).changes > 0;
   }
 
   private columns(f: ProblemFields) {
@@ -108,22 +115,25 @@ export class ProblemsRepository {
     };
   }
 
-  private writeTests(problemId: number, tests: ProblemTest[]): void {
-    tests.forEach((t, i) =>
-      this.db.runSync('INSERT INTO code_problem_tests (problem_id, position, stdin, expected_stdout, hidden) VALUES (?, ?, ?, ?, ?)', [
+  private async writeTests(problemId: number, tests: ProblemTest[]): Promise<void> {
+    for (const [i, t] of tests.entries()) {
+      await this.db.run('INSERT INTO code_problem_tests (problem_id, position, stdin, expected_stdout, hidden) VALUES (?, ?, ?, ?, ?)', [
         problemId,
         i + 1,
         t.stdin,
         t.expected_stdout,
         t.hidden ? 1 : 0,
-      ]),
-    );
+      ]);
+    }
   }
 
-  private toProblem(r: ProblemRow): Problem {
-    const tests = this.db
-      .allSync<{ stdin: string; expected_stdout: string; hidden: number }>('SELECT stdin, expected_stdout, hidden FROM code_problem_tests WHERE problem_id = ? ORDER BY position', [r.id])
-      .map((t) => ({ stdin: t.stdin, expected_stdout: t.expected_stdout, hidden: t.hidden === 1 }));
+  private async toProblem(r: ProblemRow): Promise<Problem> {
+    const tests = (
+      await this.db.all<{ stdin: string; expected_stdout: string; hidden: number }>(
+        'SELECT stdin, expected_stdout, hidden FROM code_problem_tests WHERE problem_id = ? ORDER BY position',
+        [r.id],
+      )
+    ).map((t) => ({ stdin: t.stdin, expected_stdout: t.expected_stdout, hidden: t.hidden === 1 }));
     return {
       problem_id: r.id,
       class_id: r.class_id,

@@ -35,7 +35,7 @@ export function registerProblemRoutes(ctx: AppContext, runner: CodeRunner): void
       errors: saveErrors,
     },
     async ({ params, body, auth }) => {
-      const cls = assertOwnClass(db, auth, params.class_id);
+      const cls = await assertOwnClass(db, auth, params.class_id);
       await assertRunnerReady(runner);
       return { success: true, problem: expertProblemView(await createProblem(problems, runner, cls, body, log)) };
     },
@@ -51,9 +51,9 @@ export function registerProblemRoutes(ctx: AppContext, runner: CodeRunner): void
       params: classParams,
       errors: { 403: "another expert's class", 404: 'unknown class' },
     },
-    ({ params, auth }) => {
-      assertOwnClass(db, auth, params.class_id);
-      return { success: true, problems: problems.listByClasses([params.class_id]).map(expertProblemView) };
+    async ({ params, auth }) => {
+      await assertOwnClass(db, auth, params.class_id);
+      return { success: true, problems: (await problems.listByClasses([params.class_id])).map(expertProblemView) };
     },
   );
 
@@ -67,7 +67,7 @@ export function registerProblemRoutes(ctx: AppContext, runner: CodeRunner): void
       params: problemParams,
       errors: { 403: "another expert's problem", 404: 'unknown problem' },
     },
-    ({ params, auth }) => ({ success: true, problem: expertProblemView(assertOwnProblem(db, auth, params.problem_id).problem) }),
+    async ({ params, auth }) => ({ success: true, problem: expertProblemView((await assertOwnProblem(db, auth, params.problem_id)).problem) }),
   );
 
   api.route(
@@ -82,7 +82,7 @@ export function registerProblemRoutes(ctx: AppContext, runner: CodeRunner): void
       errors: saveErrors,
     },
     async ({ params, body, auth }) => {
-      const { problem } = assertOwnProblem(db, auth, params.problem_id);
+      const { problem } = await assertOwnProblem(db, auth, params.problem_id);
       await assertRunnerReady(runner);
       return { success: true, problem: expertProblemView(await updateProblem(problems, runner, problem, body, log)) };
     },
@@ -98,9 +98,9 @@ export function registerProblemRoutes(ctx: AppContext, runner: CodeRunner): void
       params: problemParams,
       errors: { 403: "another expert's problem", 404: 'unknown problem' },
     },
-    ({ params, auth }) => {
-      assertOwnProblem(db, auth, params.problem_id);
-      problems.delete(params.problem_id);
+    async ({ params, auth }) => {
+      await assertOwnProblem(db, auth, params.problem_id);
+      await problems.delete(params.problem_id);
       return { success: true, deleted: params.problem_id };
     },
   );
@@ -115,12 +115,13 @@ export function registerProblemRoutes(ctx: AppContext, runner: CodeRunner): void
       params: learnerChildParams,
       errors: { 403: "another family's child", 404: 'unknown child' },
     },
-    ({ params, auth }) => {
-      assertChildAccess(db, auth, params.child_id);
-      const classIds = classes.classIdsOfChild(params.child_id);
-      const names = new Map(classIds.map((id) => [id, classes.get(id)!.name]));
-      const progress = activity.childProgress(params.child_id);
-      const list = problems.listByClasses(classIds).map((p) => learnerProblemView(p, names.get(p.class_id)!, progress.get(p.problem_id)));
+    async ({ params, auth }) => {
+      await assertChildAccess(db, auth, params.child_id);
+      const classIds = await classes.classIdsOfChild(params.child_id);
+      const names = new Map<number, string>();
+      for (const id of classIds) names.set(id, (await classes.get(id))!.name);
+      const progress = await activity.childProgress(params.child_id);
+      const list = (await problems.listByClasses(classIds)).map((p) => learnerProblemView(p, names.get(p.class_id)!, progress.get(p.problem_id)));
       return {
         success: true,
         child_id: params.child_id,
@@ -141,9 +142,9 @@ export function registerProblemRoutes(ctx: AppContext, runner: CodeRunner): void
       params: problemParams,
       errors: { 403: 'not enrolled in its class', 404: 'unknown problem' },
     },
-    ({ params, auth }) => {
-      const { problem, cls, caller } = assertProblemForWork(db, auth, params.problem_id);
-      const progress = caller.childId ? activity.childProgress(caller.childId).get(problem.problem_id) : undefined;
+    async ({ params, auth }) => {
+      const { problem, cls, caller } = await assertProblemForWork(db, auth, params.problem_id);
+      const progress = caller.childId ? (await activity.childProgress(caller.childId)).get(problem.problem_id) : undefined;
       return { success: true, problem: learnerProblemView(problem, cls.name, progress) };
     },
   );

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { ActivityRepository } from './activity.repository.js';
 import { ClassesRepository } from './classes.repository.js';
 import { ProblemsRepository } from './problems.repository.js';
@@ -7,10 +7,10 @@ import { ProblemsRepository } from './problems.repository.js';
  * The code quiz's part of a child's report: the problems of the child's classes, which are
  * solved (a run passed every stored test), and how many hints and runs it took.
  */
-export function codeReport(db: Db, childId: string) {
-  const classIds = new ClassesRepository(db).classIdsOfChild(childId);
-  const problems = new ProblemsRepository(db).listByClasses(classIds);
-  const progress = new ActivityRepository(db).childProgress(childId);
+export async function codeReport(db: Database, childId: string) {
+  const classIds = await new ClassesRepository(db).classIdsOfChild(childId);
+  const problems = await new ProblemsRepository(db).listByClasses(classIds);
+  const progress = await new ActivityRepository(db).childProgress(childId);
   const rows = problems.map((p) => {
     const done = progress.get(p.problem_id);
     return { problem_id: p.problem_id, title: p.title, language: p.language, solved: done?.solved ?? false, hints_used: done?.hints ?? 0, runs: done?.runs ?? 0, last_activity: done?.last_activity ?? null };

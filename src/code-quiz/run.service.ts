@@ -58,7 +58,7 @@ export async function runForCaller(runner: CodeRunner, activity: ActivityReposit
       status: statusOf(results),
       runtimeMs: results.reduce((n, r) => n + r.runtimeMs, 0),
     };
-    runId = activity.addRun(run);
+    runId = await activity.addRun(run);
   }
   return {
     stdout: top.stdout,

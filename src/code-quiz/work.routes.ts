@@ -30,7 +30,7 @@ export function registerWorkRoutes(ctx: AppContext, deps: WorkDeps): void {
   const { runner, providers } = deps;
   const log = ctx.logger.child({ module: 'code-quiz' });
   const activity = new ActivityRepository(db);
-  const limit = new CallerRateLimit(deps.perMinute);
+  const limit = new CallerRateLimit(db, deps.perMinute);
   const takeCall = (key: string | undefined) => limit.take(key ?? 'anonymous');
 
   api.route(
@@ -52,8 +52,8 @@ export function registerWorkRoutes(ctx: AppContext, deps: WorkDeps): void {
     },
     async ({ body, auth }, _req, res) => {
       const caller = callerOf(auth);
-      const work = body.problemId === undefined ? undefined : assertProblemForWork(db, auth, body.problemId);
-      takeCall(principalKey(auth));
+      const work = body.problemId === undefined ? undefined : await assertProblemForWork(db, auth, body.problemId);
+      await takeCall(principalKey(auth));
       await assertRunnerReady(runner);
       return runForCaller(runner, activity, {
         code: body.code,
@@ -84,18 +84,18 @@ export function registerWorkRoutes(ctx: AppContext, deps: WorkDeps): void {
       },
     },
     async ({ body, auth }, _req, res) => {
-      const { problem, cls, caller } = assertProblemForWork(db, auth, body.problemId);
+      const { problem, cls, caller } = await assertProblemForWork(db, auth, body.problemId);
       if (problem.language !== body.language) {
         throw badRequest(`This problem is written in ${problem.language}, not ${body.language}.`, undefined, 'language_mismatch');
       }
-      takeCall(principalKey(auth));
+      await takeCall(principalKey(auth));
       await assertRunnerReady(runner);
       const started = performance.now();
       const input = { problem, code: body.code, cursorLine: body.cursorPosition.line };
       const llm = providers.llm();
       const s = llm ? await aiSuggestion(input, { llm, runner, logger: log, signal: abortOnClose(res) }) : offlineSuggestion(input);
       const latencyMs = Math.round(performance.now() - started);
-      const eventId = activity.addSuggestionEvent({
+      const eventId = await activity.addSuggestionEvent({
         caller,
         classId: cls.class_id,
         problemId: problem.problem_id,
@@ -133,9 +133,9 @@ export function registerWorkRoutes(ctx: AppContext, deps: WorkDeps): void {
       body: answerBody,
       errors: { 400: 'not one of the choices', 403: 'someone else\'s hint', 404: 'unknown event', 409: 'already answered' },
     },
-    ({ params, body, auth }) => {
+    async ({ params, body, auth }) => {
       const caller = callerOf(auth);
-      const event = activity.suggestionEvent(params.event_id);
+      const event = await activity.suggestionEvent(params.event_id);
       if (!event) throw notFound(`Hint ${params.event_id} was not found.`, 'event_not_found');
       const mine =
         caller.role === 'admin' ||
@@ -147,7 +147,7 @@ export function registerWorkRoutes(ctx: AppContext, deps: WorkDeps): void {
       const correct = picked === normalizeWhitespace(event.suggestion);
       const distractorIndex = distractors.findIndex((d) => normalizeWhitespace(d) === picked);
       if (!correct && distractorIndex === -1) throw badRequest('That is not one of the choices of this hint.', undefined, 'unknown_choice');
-      if (!activity.answer(event.id, body.choice, correct, correct ? null : distractorIndex)) {
+      if (!(await activity.answer(event.id, body.choice, correct, correct ? null : distractorIndex))) {
         throw conflict('This hint was already answered.', 'already_answered');
       }
       return { success: true, event_id: event.id, correct, suggestion: event.suggestion, explanation: event.explanation };

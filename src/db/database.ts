@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
+import { migrate } from './migrate.js';
+
+export { migrate } from './migrate.js';
 
 export type SqlParams = Record<string, unknown> | unknown[];
 
@@ -88,7 +90,7 @@ export class Db implements Database {
     const started = Date.now();
     while (this.txDone) {
       if (Date.now() - started > TX_WAIT_MS) {
-        throw new Error('A query waited too long for a transaction: inside db.transaction(fn), query through fn\'s tx');
+        throw new Error("A query waited too long for a transaction: inside db.transaction(fn), query through fn's tx");
       }
       await Promise.race([this.txDone, new Promise((r) => setTimeout(r, TX_WAIT_MS).unref())]);
     }
@@ -136,7 +138,8 @@ export class Db implements Database {
     return this.stmt(sql);
   }
 
-  close(): void {
+  /** Closes the file at once (synchronously, before the promise exists); async to match PostgreSQL's close. */
+  async close(): Promise<void> {
     this.cache.clear();
     if (this.raw.open) this.raw.close();
   }
@@ -177,34 +180,7 @@ class SqliteTx implements Database {
   }
 }
 
-const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
-
-/**
- * Applies numbered migrations (`NNN-name.sql`) in order, each in its own transaction,
- * recording them in schema_migrations. A file already applied is never run again.
- */
-export function migrate(db: Db, dir = MIGRATIONS_DIR): string[] {
-  db.raw.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT (datetime('now')))`);
-  const done = new Set(db.allSync<{ version: number }>('SELECT version FROM schema_migrations').map((r) => r.version));
-  const files = fs
-    .readdirSync(dir)
-    .filter((f) => /^\d{3}-[a-z0-9-]+\.sql$/.test(f))
-    .sort();
-  const applied: string[] = [];
-  for (const file of files) {
-    const version = Number(file.slice(0, 3));
-    if (done.has(version)) continue;
-    const sql = fs.readFileSync(path.join(dir, file), 'utf8');
-    db.transactionSync(() => {
-      db.raw.exec(sql);
-      db.runSync('INSERT INTO schema_migrations (version, name) VALUES (?, ?)', [version, file]);
-    });
-    applied.push(file);
-  }
-  return applied;
-}
-
+/** The SQLite file at `file`, migrated (tests, benches, the embedded default; see open.ts for the engine choice). */
 export function openDatabase(file: string): Db {
   const db = new Db(file);
   migrate(db);

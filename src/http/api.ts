@@ -59,6 +59,15 @@ export interface RegisteredRoute extends RouteDef<z.ZodType, z.ZodType, z.ZodTyp
 export class Api {
   readonly router: Router = express.Router();
   readonly routes: RegisteredRoute[] = [];
+  /**
+   * One sub-router per literal prefix (`/api/final-questions`, `/api/expert`, ...), mounted on
+   * `router` when its first route is added: a request walks about 30 prefixes and then only its
+   * group's routes, not every route in registration order (measured in bench/api.ts: the router's
+   * walk was about a tenth of a logged-in call's CPU). Two routes in different groups can never
+   * match the same URL, so grouping keeps which route answers a request; within a group, order
+   * is registration order as before.
+   */
+  private readonly groups = new Map<string, Router>();
 
   route<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, P extends z.ZodType = z.ZodUndefined>(
     def: RouteDef<B, Q, P>,
@@ -66,7 +75,9 @@ export class Api {
   ): void {
     const expressPath = def.path.replace(/\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g, ':$1');
     this.routes.push({ ...(def as unknown as RouteDef<z.ZodType, z.ZodType, z.ZodType>), expressPath });
-    const guard: RequestHandler = (req, _res, next) => {
+    const guard: RequestHandler = (req, res, next) => {
+      // for the request log: req.route only holds the path inside the group's router
+      res.locals.route = expressPath;
       checkAccess(def.access, currentAuth(req));
       next();
     };
@@ -76,7 +87,22 @@ export class Api {
       if (!res.headersSent && result !== undefined) res.json(result);
     };
     const parsers = def.bodyType === 'form' ? [formFields] : [];
-    this.router[def.method](expressPath, guard, ...parsers, ...(def.middleware ?? []), main);
+    const { router, path } = this.routerFor(expressPath);
+    router[def.method](path, guard, ...parsers, ...(def.middleware ?? []), main);
+  }
+
+  /** The group router for a path starting with `/api/<literal>`, and the path inside it; else the main router. */
+  private routerFor(expressPath: string): { router: Router; path: string } {
+    const m = /^(\/api\/[A-Za-z0-9_.-]+)(\/.*)?$/.exec(expressPath);
+    if (!m) return { router: this.router, path: expressPath };
+    const prefix = m[1] as string;
+    let group = this.groups.get(prefix);
+    if (!group) {
+      group = express.Router();
+      this.groups.set(prefix, group);
+      this.router.use(prefix, group);
+    }
+    return { router: group, path: m[2] ?? '/' };
   }
 }
 

@@ -9,7 +9,7 @@ export interface ShutdownPlan {
   /** the app's close path: jobs cancelled and awaited, sockets told, features closed */
   closeApp: () => Promise<void>;
   /** SQLite, closed last */
-  closeDb: () => void;
+  closeDb: () => void | Promise<void>;
   logger: Logger;
   /** exit (process.exit in the server; tests of this module may pass their own) */
   exit: (code: number) => void;
@@ -90,7 +90,11 @@ export function installShutdown(plan: ShutdownPlan, requests: ReturnType<typeof 
     await requests.settled(ANSWER_MS);
     server.closeAllConnections();
     await closed;
-    plan.closeDb();
+    try {
+      await plan.closeDb();
+    } catch (err) {
+      logger.error({ err }, 'closing the database failed');
+    }
     clearTimeout(stuck);
     logger.info({ ms: Date.now() - started }, 'shut down');
     plan.exit(0);

@@ -48,8 +48,11 @@ export function requestIdOf(res: Response): string | undefined {
 }
 
 function line(req: Request, res: Response, reqId: string, ms: number) {
-  // the route pattern (/api/final-questions/:video_id) groups requests; the path (no query) names one
-  const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : undefined;
+  // the route pattern (/api/final-questions/:video_id) groups requests; the path (no query) names one.
+  // API routes record their full pattern (they sit in a prefix group's router, see Api); pages
+  // are matched on the app itself.
+  const apiRoute: unknown = res.locals.route;
+  const route = typeof apiRoute === 'string' ? apiRoute : req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : undefined;
   return {
     reqId,
     method: req.method,

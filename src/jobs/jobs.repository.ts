@@ -1,7 +1,10 @@
-import type { Db } from '../db/database.js';
-import type { Job, JobKind, JobListFilter, JobState, Json } from './jobs.types.js';
+import type { Database } from '../db/database.js';
+import type { CancelReason, Job, JobKind, JobListFilter, JobState, Json } from './jobs.types.js';
 
-/** SQL of the `jobs` table; rows mapped to camelCase Job objects. */
+/**
+ * SQL of the `jobs` table; rows mapped to camelCase Job objects. Portable SQL (SQLite and
+ * PostgreSQL run the same text): timestamps are ISO strings made here, never by the engine.
+ */
 interface JobRow {
   id: string;
   kind: JobKind;
@@ -15,21 +18,53 @@ interface JobRow {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
+  heartbeat_at: string | null;
+  cancel_requested: CancelReason | null;
 }
 
-const NOW = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
-
-export function insertJob(db: Db, j: { id: string; kind: JobKind; videoId: string | null; input: Json; message: string }): Job {
-  db.runSync(`INSERT INTO jobs (id, kind, video_id, input, message) VALUES (?, ?, ?, ?, ?)`, [j.id, j.kind, j.videoId, JSON.stringify(j.input), j.message]);
-  return getJob(db, j.id)!;
+let lastStamp = 0;
+/**
+ * An ISO timestamp that never repeats or goes back within this process: `created_at` orders the
+ * queue (oldest first) and the admin's list, and two jobs enqueued in the same millisecond must
+ * keep their order on both engines (PostgreSQL has no rowid to break the tie).
+ */
+export function monotonicNow(): string {
+  lastStamp = Math.max(Date.now(), lastStamp + 1);
+  return new Date(lastStamp).toISOString();
 }
 
-export function getJob(db: Db, id: string): Job | undefined {
-  const row = db.firstSync<JobRow>('SELECT * FROM jobs WHERE id = ?', [id]);
+const now = () => new Date().toISOString();
+
+export async function insertJob(db: Database, j: { id: string; kind: JobKind; videoId: string | null; input: Json; message: string }): Promise<Job> {
+  const row = await db.first<JobRow>(`INSERT INTO jobs (id, kind, video_id, input, message, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *`, [
+    j.id,
+    j.kind,
+    j.videoId,
+    JSON.stringify(j.input),
+    j.message,
+    monotonicNow(),
+  ]);
+  return toJob(row!);
+}
+
+export async function getJob(db: Database, id: string): Promise<Job | undefined> {
+  const row = await db.first<JobRow>('SELECT * FROM jobs WHERE id = ?', [id]);
   return row && toJob(row);
 }
 
-export function listJobs(db: Db, f: JobListFilter = {}): Job[] {
+/** The rows of these ids (any state), for the watch loop. */
+export async function getJobs(db: Database, ids: readonly string[]): Promise<Job[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.all<JobRow>(`SELECT * FROM jobs WHERE id IN (${ids.map(() => '?').join(', ')})`, [...ids]);
+  return rows.map(toJob);
+}
+
+export async function countQueued(db: Database): Promise<number> {
+  const row = await db.first<{ n: number }>(`SELECT COUNT(*) AS n FROM jobs WHERE state = 'queued'`);
+  return Number(row?.n ?? 0);
+}
+
+export async function listJobs(db: Database, f: JobListFilter = {}): Promise<Job[]> {
   const where: string[] = [];
   const params: unknown[] = [];
   if (f.kind) {
@@ -46,49 +81,96 @@ export function listJobs(db: Db, f: JobListFilter = {}): Job[] {
     params.push(f.videoId);
   }
   params.push(f.limit ?? 50);
-  const sql = `SELECT * FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, rowid DESC LIMIT ?`;
-  return db.allSync<JobRow>(sql, params).map(toJob);
+  const sql = `SELECT * FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`;
+  return (await db.all<JobRow>(sql, params)).map(toJob);
 }
 
-/** Takes the oldest queued job of a kind that has a handler and marks it running; undefined when none waits. */
-export function claimNextJob(db: Db, kinds: readonly JobKind[]): Job | undefined {
-  if (kinds.length === 0) return undefined;
-  const marks = kinds.map(() => '?').join(', ');
-  const row = db.firstSync<JobRow>(
-    `UPDATE jobs SET state = 'running', started_at = ${NOW}, message = 'Started'
-      WHERE id = (SELECT id FROM jobs WHERE state = 'queued' AND kind IN (${marks}) ORDER BY created_at, rowid LIMIT 1)
+/**
+ * Marks one queued job running, atomically (one UPDATE … RETURNING: two processes on one SQLite
+ * file or two PostgreSQL workers never both get it). With `id`, that job only (pg-boss handed it
+ * over); without, the oldest queued job of the given kinds: SQLite's dispatch, where writers take
+ * turns (on PostgreSQL two such claims at once could pick the same row and one get nothing, which
+ * is why pg-boss dispatches there). Undefined when there is none (or it was cancelled meanwhile).
+ */
+export async function claimJob(db: Database, pick: { id: string } | { kinds: readonly JobKind[] }): Promise<Job | undefined> {
+  const at = now();
+  if ('id' in pick) {
+    const row = await db.first<JobRow>(
+      `UPDATE jobs SET state = 'running', started_at = ?, heartbeat_at = ?, message = 'Started' WHERE id = ? AND state = 'queued' RETURNING *`,
+      [at, at, pick.id],
+    );
+    return row && toJob(row);
+  }
+  if (pick.kinds.length === 0) return undefined;
+  const marks = pick.kinds.map(() => '?').join(', ');
+  const row = await db.first<JobRow>(
+    `UPDATE jobs SET state = 'running', started_at = ?, heartbeat_at = ?, message = 'Started'
+      WHERE id = (SELECT id FROM jobs WHERE state = 'queued' AND kind IN (${marks}) ORDER BY created_at, id LIMIT 1)
+        AND state = 'queued'
       RETURNING *`,
-    [...kinds],
+    [at, at, ...pick.kinds],
   );
   return row && toJob(row);
 }
 
-export function saveProgress(db: Db, id: string, progress: number, message: string): void {
-  db.runSync(`UPDATE jobs SET progress = ?, message = ? WHERE id = ? AND state = 'running'`, [progress, message, id]);
+export async function saveProgress(db: Database, id: string, progress: number, message: string): Promise<void> {
+  // while a cancel is pending the message keeps saying so
+  await db.run(`UPDATE jobs SET progress = ?, message = CASE WHEN cancel_requested IS NULL THEN ? ELSE message END WHERE id = ? AND state = 'running'`, [
+    progress,
+    message,
+    id,
+  ]);
 }
 
-export function setJobVideo(db: Db, id: string, videoId: string): void {
-  db.runSync('UPDATE jobs SET video_id = ? WHERE id = ?', [videoId, id]);
+export async function setJobVideo(db: Database, id: string, videoId: string): Promise<void> {
+  await db.run('UPDATE jobs SET video_id = ? WHERE id = ?', [videoId, id]);
+}
+
+/** A running job's sign of life, written every JOB_HEARTBEAT_SECONDS by the instance that runs it. */
+export async function beat(db: Database, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.run(`UPDATE jobs SET heartbeat_at = ? WHERE state = 'running' AND id IN (${ids.map(() => '?').join(', ')})`, [now(), ...ids]);
+}
+
+/** Asks whichever instance runs the job to stop it; false when it is not running (any more). */
+export async function requestCancel(db: Database, id: string, reason: CancelReason): Promise<boolean> {
+  const r = await db.run(`UPDATE jobs SET cancel_requested = COALESCE(cancel_requested, ?), message = 'Cancelling' WHERE id = ? AND state = 'running'`, [
+    reason,
+    id,
+  ]);
+  return r.changes > 0;
 }
 
 /** Finishes a queued or running job; returns false when it had already finished. */
-export function finishJob(db: Db, id: string, f: { state: 'succeeded' | 'failed' | 'cancelled'; result: Json | null; error: string | null; message: string }): boolean {
-  const r = db.runSync(
-    `UPDATE jobs SET state = ?, result = ?, error = ?, message = ?, finished_at = ${NOW},
+export async function finishJob(
+  db: Database,
+  id: string,
+  f: { state: 'succeeded' | 'failed' | 'cancelled'; result: Json | null; error: string | null; message: string },
+  onlyFrom: readonly JobState[] = ['queued', 'running'],
+): Promise<boolean> {
+  const r = await db.run(
+    `UPDATE jobs SET state = ?, result = ?, error = ?, message = ?, finished_at = ?,
             progress = CASE WHEN ? = 'succeeded' THEN 1 ELSE progress END
-      WHERE id = ? AND state IN ('queued', 'running')`,
-    [f.state, f.result === null ? null : JSON.stringify(f.result), f.error, f.message, f.state, id],
+      WHERE id = ? AND state IN (${onlyFrom.map(() => '?').join(', ')})`,
+    [f.state, f.result === null ? null : JSON.stringify(f.result), f.error, f.message, now(), f.state, id, ...onlyFrom],
   );
   return r.changes > 0;
 }
 
-/** At start: jobs a dead process left running become failed with the reason. Returns them as they were. */
-export function failOrphanedJobs(db: Db, reason: string): Job[] {
-  return db.transactionSync(() => {
-    const rows = db.allSync<JobRow>(`SELECT * FROM jobs WHERE state = 'running'`);
-    db.runSync(`UPDATE jobs SET state = 'failed', error = ?, message = ?, finished_at = ${NOW} WHERE state = 'running'`, [reason, reason]);
-    return rows.map(toJob);
-  });
+/**
+ * Jobs `running` whose worker stopped beating for longer than `staleMs` (a crash, a SIGKILL, a
+ * lost machine) become failed with the reason; returns them. One statement, so a heartbeat that
+ * lands meanwhile is never overruled. ISO text compares like time.
+ */
+export async function failStaleJobs(db: Database, staleMs: number, reason: string): Promise<Job[]> {
+  const limit = new Date(Date.now() - staleMs).toISOString();
+  const rows = await db.all<JobRow>(
+    `UPDATE jobs SET state = 'failed', error = ?, message = ?, finished_at = ?
+      WHERE state = 'running' AND COALESCE(heartbeat_at, started_at, created_at) < ?
+      RETURNING *`,
+    [reason, reason, now(), limit],
+  );
+  return rows.map(toJob);
 }
 
 function toJob(r: JobRow): Job {
@@ -97,7 +179,7 @@ function toJob(r: JobRow): Job {
     kind: r.kind,
     videoId: r.video_id,
     state: r.state,
-    progress: r.progress,
+    progress: Number(r.progress),
     message: r.message,
     input: parseJson(r.input) ?? {},
     result: r.result === null ? null : parseJson(r.result),
@@ -105,6 +187,7 @@ function toJob(r: JobRow): Job {
     createdAt: r.created_at,
     startedAt: r.started_at,
     finishedAt: r.finished_at,
+    cancelRequested: r.cancel_requested ?? null,
   };
 }
 

@@ -28,6 +28,8 @@ export interface Job {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /** set while a running job is being cancelled (by any instance): why */
+  cancelRequested?: CancelReason | null;
 }
 
 /** Why a job was cancelled: the admin asked, or the server is shutting down. */
@@ -84,6 +86,12 @@ export interface JobQueue {
   wait(id: string): Promise<Job>;
   /** every change of state or progress; returns the unsubscribe function */
   onProgress(listener: (job: Job) => void): () => void;
+  /**
+   * Marks the jobs of dead workers failed: in the embedded setup every job left running (this
+   * process was the only one working jobs), else those whose heartbeat is stale. start() calls it;
+   * a process's start-up cleanup calls it first, to know which running jobs are still alive.
+   */
+  recover(): Promise<void>;
   /** recovery after a crash, then the worker starts taking jobs */
   start(): Promise<void>;
   /** cancels every job (reason 'shutdown') and resolves when their handlers have stopped */

@@ -1,48 +1,110 @@
 import crypto from 'node:crypto';
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import { AppError } from '../http/errors.js';
-import { claimNextJob, failOrphanedJobs, finishJob, getJob, insertJob, listJobs, saveProgress, setJobVideo } from './jobs.repository.js';
+import {
+  beat,
+  claimJob,
+  countQueued,
+  failStaleJobs,
+  finishJob,
+  getJob,
+  getJobs,
+  insertJob,
+  listJobs,
+  requestCancel,
+  saveProgress,
+  setJobVideo,
+} from './jobs.repository.js';
+import { JobWatch } from './job-watch.js';
 import { ProgressThrottle } from './progress-throttle.js';
-import { CANCEL_MESSAGES, FINISHED_STATES, type CancelReason, type Job, type JobHandler, type JobKind, type JobListFilter, type JobOutcome, type JobQueue, type Json } from './jobs.types.js';
+import {
+  CANCEL_MESSAGES,
+  FINISHED_STATES,
+  type CancelReason,
+  type Job,
+  type JobHandler,
+  type JobKind,
+  type JobListFilter,
+  type JobOutcome,
+  type JobQueue,
+  type Json,
+} from './jobs.types.js';
 
-/** What a job that was running when the process died is marked with at the next start. */
-export const ORPHAN_REASON = 'The server stopped while this job was running (a crash or a kill); its partial files were removed. Start it again.';
+/** What a job whose worker stopped beating (a crash, a SIGKILL, a lost machine) is marked failed with. */
+export const ORPHAN_REASON =
+  'The worker running this job stopped responding (a crash, a kill or a lost machine); its partial files are removed when it starts again. Start the job again.';
 
 interface RunningJob {
   controller: AbortController;
   reason?: CancelReason;
   done: Promise<void>;
+  /** progress and video writes not yet confirmed: awaited before the job is finished */
+  writes: Set<Promise<void>>;
 }
 
 export interface LocalQueueOptions {
+  /** handlers running at once in this process; 0 = this instance only enqueues (a worker elsewhere runs them) */
   concurrency: number;
   /** queued jobs beyond this are refused (503) rather than piling up; default 100 */
   maxQueued?: number;
+  /** how often a running job's heartbeat is written (default 10 s) */
+  heartbeatMs?: number;
+  /** a running job whose heartbeat is older than this is failed with ORPHAN_REASON (default 60 s) */
+  staleMs?: number;
+  /** the watch loop's tick: cancel requests, other processes' progress, new work (default 1 s) */
+  pollMs?: number;
+  /**
+   * on close, cancel the queued jobs too (reason 'shutdown'). True for the embedded setup (one
+   * process does everything); false when other workers share the queue, which keep running them.
+   */
+  cancelQueuedOnClose?: boolean;
+  /**
+   * every job found running at start is an orphan (its process died): true when this process is
+   * the only one that works jobs (embedded); else only stale heartbeats count.
+   */
+  soleWorker?: boolean;
 }
 
 /**
- * The in-process implementation of JobQueue: rows in the SQLite `jobs` table, a worker loop in
- * this process that runs at most `concurrency` handlers at once, oldest queued first.
- * Crash rule (decided for issue #16): a job found `running` at start belonged to a process that
- * died; it is marked failed with ORPHAN_REASON, not retried, because a job that crashed the
- * server would crash it again in a loop. Queued jobs never started, so they simply run.
+ * JobQueue over the `jobs` table of the `Database` (SQLite or PostgreSQL), with the work done by
+ * handlers in this process: at most `concurrency` at once, oldest queued first, each claimed with
+ * one atomic UPDATE … RETURNING, so other processes on the same database (a `npm run worker`
+ * beside a web instance with JOB_CONCURRENCY=0) can share the queue.
+ *
+ * A tick (every `pollMs`) does the cross-process part: it writes the heartbeat of the jobs
+ * running here, aborts the ones another instance asked to cancel (or that were swept), fails
+ * jobs whose worker stopped beating (any instance does this, so no job stays `running` when its
+ * process died), tells this instance's listeners and waiters what other processes did, and
+ * claims queued work. Crash rule: a job whose worker died is failed with ORPHAN_REASON, not
+ * retried: a job that crashed its worker would crash it again in a loop.
+ * PgBossJobQueue (pgboss-queue.ts) replaces the dispatch (claim) part on PostgreSQL.
  */
 export class LocalJobQueue implements JobQueue {
-  private readonly handlers = new Map<JobKind, JobHandler>();
-  private readonly running = new Map<string, RunningJob>();
+  protected readonly handlers = new Map<JobKind, JobHandler>();
+  protected readonly running = new Map<string, RunningJob>();
   private readonly waiters = new Map<string, ((job: Job) => void)[]>();
   private readonly listeners = new Set<(job: Job) => void>();
-  private readonly log: Logger;
-  private started = false;
-  private closing = false;
+  private readonly watch = new JobWatch();
+  protected readonly log: Logger;
+  protected started = false;
+  protected closing = false;
+  private timer: NodeJS.Timeout | undefined;
+  /** background work (ticks, claims) runs one piece at a time */
+  private lane: Promise<void> = Promise.resolve();
+  private lastBeat = 0;
+  private lastSweep = 0;
 
   constructor(
-    private readonly db: Db,
+    protected readonly db: Database,
     logger: Logger,
-    private readonly opts: LocalQueueOptions,
+    protected readonly opts: LocalQueueOptions,
   ) {
     this.log = logger.child({ module: 'jobs' });
+  }
+
+  protected get heartbeatMs(): number {
+    return this.opts.heartbeatMs ?? 10_000;
   }
 
   handle(kind: JobKind, handler: JobHandler): void {
@@ -51,15 +113,19 @@ export class LocalJobQueue implements JobQueue {
 
   async enqueue(kind: JobKind, input: Json, opts: { videoId?: string } = {}): Promise<Job> {
     if (this.closing) throw new AppError(503, 'shutting_down', 'The server is shutting down; try again in a moment.');
-    const queued = listJobs(this.db, { state: 'queued', limit: (this.opts.maxQueued ?? 100) + 1 }).length;
-    if (queued >= (this.opts.maxQueued ?? 100)) throw new AppError(503, 'queue_full', 'Too many jobs are waiting; try again when some have finished.');
-    const job = insertJob(this.db, { id: crypto.randomUUID(), kind, videoId: opts.videoId ?? null, input, message: 'Waiting for a free worker' });
+    const max = this.opts.maxQueued ?? 100;
+    if ((await countQueued(this.db)) >= max) throw new AppError(503, 'queue_full', 'Too many jobs are waiting; try again when some have finished.');
+    const job = await insertJob(this.db, { id: crypto.randomUUID(), kind, videoId: opts.videoId ?? null, input, message: 'Waiting for a free worker' });
+    await this.dispatchNew(job);
     this.log.info({ jobId: job.id, kind, videoId: job.videoId }, 'job queued');
     this.emit(job);
     // after the caller has the queued job in hand
-    setImmediate(() => this.pump());
+    setImmediate(() => this.schedule(() => this.pump()));
     return job;
   }
+
+  /** Hands a new job to the dispatcher (nothing to do here: the row is the queue entry). */
+  protected async dispatchNew(_job: Job): Promise<void> {}
 
   async get(id: string): Promise<Job | undefined> {
     return getJob(this.db, id);
@@ -70,25 +136,34 @@ export class LocalJobQueue implements JobQueue {
   }
 
   async cancel(id: string, reason: CancelReason = 'admin'): Promise<Job | undefined> {
-    const job = getJob(this.db, id);
+    const job = await getJob(this.db, id);
     if (!job || FINISHED_STATES.includes(job.state)) return job;
     const run = this.running.get(id);
     if (run) {
       run.reason ??= reason;
-      saveProgress(this.db, id, job.progress, 'Cancelling');
+      await requestCancel(this.db, id, reason);
       run.controller.abort(new Error(CANCEL_MESSAGES[reason]));
-      const now = getJob(this.db, id)!;
+      const now = (await getJob(this.db, id))!;
       this.emit(now);
       return now;
     }
-    this.settle(id, { state: 'cancelled', result: null, error: CANCEL_MESSAGES[reason], message: CANCEL_MESSAGES[reason] });
+    const message = CANCEL_MESSAGES[reason];
+    if (await finishJob(this.db, id, { state: 'cancelled', result: null, error: message, message }, ['queued'])) {
+      await this.settled(id);
+    } else if (await requestCancel(this.db, id, reason)) {
+      // running in another process: it sees the request at its next tick and stops the handler
+      this.watch.watch(id);
+      this.emit((await getJob(this.db, id))!);
+    }
     return getJob(this.db, id);
   }
 
-  wait(id: string): Promise<Job> {
-    const job = getJob(this.db, id);
-    if (!job) return Promise.reject(new AppError(404, 'job_not_found', `Job ${id} was not found.`));
-    if (FINISHED_STATES.includes(job.state)) return Promise.resolve(job);
+  async wait(id: string): Promise<Job> {
+    const job = await getJob(this.db, id);
+    if (!job) throw new AppError(404, 'job_not_found', `Job ${id} was not found.`);
+    if (FINISHED_STATES.includes(job.state)) return job;
+    // the tick reads it until it is finished, whichever process runs it
+    this.watch.watch(id);
     return new Promise((resolve) => {
       const list = this.waiters.get(id) ?? [];
       list.push(resolve);
@@ -101,41 +176,102 @@ export class LocalJobQueue implements JobQueue {
     return () => this.listeners.delete(listener);
   }
 
-  async start(): Promise<void> {
-    const orphans = failOrphanedJobs(this.db, ORPHAN_REASON);
-    if (orphans.length) this.log.warn({ jobs: orphans.map((j) => ({ id: j.id, kind: j.kind, videoId: j.videoId })) }, 'jobs interrupted by a restart marked failed');
-    this.started = true;
-    this.pump();
+  async recover(): Promise<void> {
+    await this.sweep(this.opts.soleWorker ? 0 : undefined);
   }
+
+  async start(): Promise<void> {
+    await this.recover();
+    await this.startDispatch();
+    this.started = true;
+    this.timer = setInterval(() => this.schedule(() => this.tick()), this.opts.pollMs ?? 1000);
+    this.timer.unref();
+    this.schedule(() => this.pump());
+  }
+
+  /** Starts the dispatcher (nothing to do here). */
+  protected async startDispatch(): Promise<void> {}
+  /** Stops the dispatcher once no job runs here any more (nothing to do here). */
+  protected async stopDispatch(): Promise<void> {}
 
   async close(): Promise<void> {
     this.closing = true;
-    for (const job of listJobs(this.db, { state: 'queued', limit: 10_000 })) await this.cancel(job.id, 'shutdown');
+    clearInterval(this.timer);
+    if (this.opts.cancelQueuedOnClose ?? true)
+      for (const job of await listJobs(this.db, { state: 'queued', limit: 10_000 })) await this.cancel(job.id, 'shutdown');
     const stopping = [...this.running.entries()].map(([id, run]) => {
-      void this.cancel(id, 'shutdown');
+      void this.cancel(id, 'shutdown').catch((err: unknown) => this.log.warn({ err, jobId: id }, 'could not cancel a job'));
       return run.done;
     });
     await Promise.all(stopping);
+    await this.lane;
+    // last: the jobs that just stopped tell the dispatcher they are done
+    await this.stopDispatch();
   }
 
-  /** Starts queued jobs while there is room. */
-  private pump(): void {
-    if (!this.started || this.closing) return;
-    while (this.running.size < this.opts.concurrency) {
-      const job = claimNextJob(this.db, [...this.handlers.keys()]);
+  /** Runs background work one piece at a time; a failure is logged (the next tick tries again). */
+  protected schedule(fn: () => Promise<void>): void {
+    this.lane = this.lane.then(fn).catch((err: unknown) => this.log.error({ err }, 'job queue background work failed'));
+  }
+
+  /** Takes queued jobs while there is room (the SQLite/table dispatcher: one atomic claim each). */
+  protected async pump(): Promise<void> {
+    while (this.started && !this.closing && this.running.size < this.opts.concurrency) {
+      const job = await claimJob(this.db, { kinds: [...this.handlers.keys()] });
       if (!job) return;
-      this.startJob(job, this.handlers.get(job.kind)!);
+      this.startJob(job);
     }
   }
 
-  private startJob(job: Job, handler: JobHandler): void {
+  private async tick(): Promise<void> {
+    const now = Date.now();
+    const ids = [...this.running.keys()];
+    if (ids.length) {
+      if (now - this.lastBeat >= this.heartbeatMs) {
+        this.lastBeat = now;
+        await beat(this.db, ids);
+      }
+      // a cancel asked by another instance, or a job swept from under us
+      for (const row of await getJobs(this.db, ids)) {
+        const run = this.running.get(row.id);
+        if (!run || run.controller.signal.aborted) continue;
+        if (row.state !== 'running' || row.cancelRequested) {
+          run.reason ??= row.cancelRequested ?? 'admin';
+          run.controller.abort(new Error(CANCEL_MESSAGES[run.reason]));
+        }
+      }
+    }
+    if (now - this.lastSweep >= this.heartbeatMs) await this.sweep();
+    if (this.listeners.size || this.waiters.size) {
+      for (const job of await this.watch.poll(this.db, new Set(this.running.keys()))) this.deliver(job);
+    }
+    // a wait that began just as its job finished may have missed the event: read its row
+    if (this.waiters.size) for (const job of await getJobs(this.db, [...this.waiters.keys()])) this.resolveWaiters(job);
+    await this.pump();
+  }
+
+  private async sweep(staleMs = this.opts.staleMs ?? 60_000): Promise<void> {
+    this.lastSweep = Date.now();
+    const stale = await failStaleJobs(this.db, staleMs, ORPHAN_REASON);
+    if (!stale.length) return;
+    this.log.warn({ jobs: stale.map((j) => ({ id: j.id, kind: j.kind, videoId: j.videoId })) }, 'jobs whose worker stopped responding marked failed');
+    for (const j of stale) if (!this.running.has(j.id)) await this.settled(j.id);
+  }
+
+  protected startJob(job: Job, after?: (job: Job) => Promise<void>): void {
+    const handler = this.handlers.get(job.kind)!;
     const controller = new AbortController();
     const throttle = new ProgressThrottle();
     const current: Job = { ...job };
-    const entry: RunningJob = { controller, done: Promise.resolve() };
+    const entry: RunningJob = { controller, done: Promise.resolve(), writes: new Set() };
     this.running.set(job.id, entry);
     this.log.info({ jobId: job.id, kind: job.kind }, 'job started');
     this.emit({ ...current });
+    const write = (p: Promise<void>) => {
+      const tracked = p.catch((err: unknown) => this.log.warn({ err, jobId: job.id }, 'could not save job progress'));
+      entry.writes.add(tracked);
+      void tracked.then(() => entry.writes.delete(tracked));
+    };
 
     const run = {
       job: { ...job },
@@ -147,12 +283,12 @@ export class LocalJobQueue implements JobQueue {
         if (f === undefined) return;
         current.progress = f;
         current.message = text;
-        saveProgress(this.db, job.id, f, text);
+        write(saveProgress(this.db, job.id, f, text));
         this.emit({ ...current });
       },
       setVideo: (videoId: string) => {
         current.videoId = videoId;
-        setJobVideo(this.db, job.id, videoId);
+        write(setJobVideo(this.db, job.id, videoId));
       },
     };
 
@@ -167,23 +303,42 @@ export class LocalJobQueue implements JobQueue {
       const cancelled = entry.reason !== undefined && !outcome.ok;
       const state = outcome.ok ? 'succeeded' : cancelled ? 'cancelled' : 'failed';
       const error = outcome.ok ? null : cancelled ? CANCEL_MESSAGES[entry.reason!] : (outcome.error ?? 'The job failed.');
-      this.running.delete(job.id);
-      this.settle(job.id, { state, result: outcome.result, error, message: outcome.ok ? 'Done' : error! });
-      this.log.info({ jobId: job.id, kind: job.kind, state }, 'job finished');
-      this.pump();
+      try {
+        await Promise.all(entry.writes);
+        await finishJob(this.db, job.id, { state, result: outcome.result, error, message: outcome.ok ? 'Done' : error! }, ['running']);
+        const final = await this.settled(job.id);
+        this.log.info({ jobId: job.id, kind: job.kind, state: final?.state }, 'job finished');
+        if (after && final) await after(final);
+      } catch (err) {
+        this.log.error({ err, jobId: job.id }, 'could not record the end of a job');
+      } finally {
+        this.running.delete(job.id);
+        this.schedule(() => this.pump());
+      }
     })();
   }
 
-  private settle(id: string, f: Parameters<typeof finishJob>[2]): void {
-    finishJob(this.db, id, f);
-    const job = getJob(this.db, id)!;
+  /** Reads a finished job, tells the listeners and resolves its waiters. */
+  private async settled(id: string): Promise<Job | undefined> {
+    const job = await getJob(this.db, id);
+    if (job) this.deliver(job);
+    return job;
+  }
+
+  private deliver(job: Job): void {
     this.emit(job);
-    const waiting = this.waiters.get(id) ?? [];
-    this.waiters.delete(id);
+    this.resolveWaiters(job);
+  }
+
+  private resolveWaiters(job: Job): void {
+    if (!FINISHED_STATES.includes(job.state)) return;
+    const waiting = this.waiters.get(job.id) ?? [];
+    this.waiters.delete(job.id);
     for (const resolve of waiting) resolve(job);
   }
 
   private emit(job: Job): void {
+    if (!this.watch.note(job)) return;
     for (const listener of this.listeners) {
       try {
         listener(job);

@@ -16,11 +16,7 @@ export function prefersAsync(req: Request): boolean {
 
 /** 202 with `{success, job_id, message}`, where to follow the job, and the preference honoured. */
 export function sendAccepted(res: Response, job: Job, message: string): void {
-  res
-    .status(202)
-    .set('Preference-Applied', 'respond-async')
-    .set('Location', `/api/admin/jobs/${job.id}`)
-    .json({ success: true, job_id: job.id, message });
+  res.status(202).set('Preference-Applied', 'respond-async').set('Location', `/api/admin/jobs/${job.id}`).json({ success: true, job_id: job.id, message });
 }
 
 /** HTTP status for a cancelled job: 503 when the server shut down under it (try again later), else 409. */

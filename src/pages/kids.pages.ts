@@ -64,7 +64,7 @@ export function registerKidPages(ctx: AppContext): void {
     render(res, 'kids/videos', { instruction: INSTRUCTIONS.videos, companions: COMPANION_PROFILES });
   });
 
-  app.get('/kids/play/:video_id', (req, res) => {
+  app.get('/kids/play/:video_id', async (req, res) => {
     const parsedId = videoIdSchema.safeParse(req.params.video_id);
     if (!parsedId.success) throw notFound('This video was not found.', 'video_not_found');
     const videoId = parsedId.data;
@@ -74,11 +74,11 @@ export function registerKidPages(ctx: AppContext): void {
     let preview = false;
     if (auth.role === 'admin' || auth.role === 'expert') {
       // Staff see the player as a preview: answers are graded but nothing is saved.
-      assertVideoAccess(db, auth, videoId);
+      await assertVideoAccess(db, auth, videoId);
       preview = true;
     } else {
       if (!childSession(req, res, true)) return;
-      if (!canSeeVideo(db, auth, videoId)) return res.redirect(303, '/kids/videos');
+      if (!(await canSeeVideo(db, auth, videoId))) return res.redirect(303, '/kids/videos');
     }
 
     render(res, 'kids/play', {

@@ -7,7 +7,9 @@ import { accountsDeps } from '../accounts/deps.js';
 import { ICON_KEYS } from '../accounts/icons.js';
 import { assertVideoAccess } from '../videos/access.js';
 import { notFound } from '../http/errors.js';
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
+import { ChildrenRepository } from '../accounts/children.repository.js';
+import { getVideo } from '../videos/videos.repository.js';
 
 /**
  * The admin and parent/expert pages. Each page is a server-rendered shell (headings, forms,
@@ -43,22 +45,23 @@ export function registerStaffPages(ctx: AppContext): void {
   app.get('/admin/experts', requireRole('admin'), (req, res) => {
     res.render('staff/admin-experts', adminLocals(req, 'Experts', 'admin-experts'));
   });
-  app.get('/admin/children', requireRole('admin'), (req, res) => {
+  app.get('/admin/children', requireRole('admin'), async (req, res) => {
     // No API lists every expert's families for the admin, so the page carries them.
     const { accounts } = accountsDeps(ctx);
-    const families = accounts.experts.list().flatMap((e) =>
-      accounts.parents.listForExpert(e.expert_id).map((p) => ({
-        parent_id: p.parent_id, expert_id: p.expert_id, display_name: p.display_name, is_default: p.is_default,
-      })),
-    );
+    const families = [];
+    for (const e of await accounts.experts.list()) {
+      for (const p of await accounts.parents.listForExpert(e.expert_id)) {
+        families.push({ parent_id: p.parent_id, expert_id: p.expert_id, display_name: p.display_name, is_default: p.is_default });
+      }
+    }
     res.render('staff/admin-children', { ...adminLocals(req, 'Children', 'admin-children'), families, icons: ICON_KEYS });
   });
-  app.get('/admin/videos/:video_id', requireRole('admin'), (req, res) => {
-    const video = videoFor(db, req);
+  app.get('/admin/videos/:video_id', requireRole('admin'), async (req, res) => {
+    const video = await videoFor(db, req);
     res.render('staff/admin-video', { ...adminLocals(req, video.title, 'admin-video', '/admin'), video });
   });
-  app.get('/admin/reports/:child_id', requireRole('admin'), (req, res) => {
-    const child = childFor(db, req);
+  app.get('/admin/reports/:child_id', requireRole('admin'), async (req, res) => {
+    const child = await childFor(db, req);
     res.render('staff/report', {
       ...adminLocals(req, `Report: ${child.first_name}`, 'report', '/admin/children'),
       child,
@@ -76,12 +79,12 @@ export function registerStaffPages(ctx: AppContext): void {
   app.get('/expert/questions', requireRole('expert'), (req, res) => {
     res.render('staff/expert-questions', expertLocals(req, 'Edit questions', 'expert-questions'));
   });
-  app.get('/expert/edit/:video_id', requireRole('expert'), (req, res) => {
-    const video = videoFor(db, req);
+  app.get('/expert/edit/:video_id', requireRole('expert'), async (req, res) => {
+    const video = await videoFor(db, req);
     res.render('staff/expert-edit', { ...expertLocals(req, `Edit: ${video.title}`, 'expert-edit', '/expert/questions'), video });
   });
-  app.get('/expert/preview/:video_id', requireRole('expert'), (req, res) => {
-    const video = videoFor(db, req);
+  app.get('/expert/preview/:video_id', requireRole('expert'), async (req, res) => {
+    const video = await videoFor(db, req);
     res.render('staff/expert-preview', { ...expertLocals(req, `Preview: ${video.title}`, 'expert-preview', '/expert/questions'), video });
   });
   app.get('/expert/parents', requireRole('expert'), (req, res) => {
@@ -90,8 +93,8 @@ export function registerStaffPages(ctx: AppContext): void {
   app.get('/expert/reports', requireRole('expert'), (req, res) => {
     res.render('staff/expert-reports', expertLocals(req, 'Reports', 'expert-reports'));
   });
-  app.get('/expert/reports/:child_id', requireRole('expert'), (req, res) => {
-    const child = childFor(db, req);
+  app.get('/expert/reports/:child_id', requireRole('expert'), async (req, res) => {
+    const child = await childFor(db, req);
     res.render('staff/report', {
       ...expertLocals(req, `Report: ${child.first_name}`, 'report', '/expert/reports'),
       child,
@@ -182,13 +185,13 @@ interface VideoView {
 }
 
 /** The video named in the path, after the id pattern and the caller's access are checked. */
-function videoFor(db: Db, req: Request): VideoView {
+async function videoFor(db: Database, req: Request): Promise<VideoView> {
   const id = videoIdSchema.safeParse(req.params.video_id);
   if (!id.success) throw notFound('There is no such video.', 'video_not_found');
-  assertVideoAccess(db, currentAuth(req), id.data);
-  const row = db.firstSync<VideoView>('SELECT id, title, duration_seconds FROM videos WHERE id = ?', [id.data]);
-  if (!row) throw notFound('There is no such video.', 'video_not_found');
-  return row;
+  await assertVideoAccess(db, currentAuth(req), id.data);
+  const video = await getVideo(db, id.data);
+  if (!video) throw notFound('There is no such video.', 'video_not_found');
+  return { id: video.id, title: video.title, duration_seconds: video.durationSeconds };
 }
 
 interface ChildView {
@@ -197,10 +200,11 @@ interface ChildView {
   last_name: string;
 }
 
-function childFor(db: Db, req: Request): ChildView {
+async function childFor(db: Database, req: Request): Promise<ChildView> {
   const id = childIdSchema.safeParse(req.params.child_id);
   if (!id.success) throw notFound('There is no such child profile.', 'child_not_found');
-  assertChildAccess(db, currentAuth(req), id.data);
-  return db.firstSync<ChildView>('SELECT id, first_name, last_name FROM children WHERE id = ?', [id.data])!;
+  await assertChildAccess(db, currentAuth(req), id.data);
+  const child = (await new ChildrenRepository(db).get(id.data))!;
+  return { id: child.child_id, first_name: child.first_name, last_name: child.last_name };
 }
 

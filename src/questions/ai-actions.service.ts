@@ -1,14 +1,15 @@
 import type { z } from 'zod';
 import type { Companion } from '../config.js';
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { AppError, badRequest } from '../http/errors.js';
 import { ProviderError, classifyError } from '../ai/errors.js';
 import type { QuestionProvider } from '../ai/types.js';
 import type { GenerationDeps } from './generation.service.js';
 import { pool } from './generation.service.js';
-import { COMPANIONS, type ReviewQuestion } from './questions.schema.js';
+import { COMPANIONS } from './questions.schema.js';
 import type { regenerateBody, variantPreviewBody, variantsBody } from './review.schema.js';
-import { chooseVariant, clearChoice, getReviewQuestion, insertQuestion, insertVariant, listReviewQuestions, listVariants } from './review.repository.js';
+import { getReviewQuestion, insertQuestion, listReviewQuestions, markSegmentEdited, reviewSegmentExists, setRegenerated } from './review.repository.js';
+import { chooseVariant, clearChoice, deleteVariantsOf, insertVariant, listVariants, variantCompanion } from './variants.repository.js';
 import { assertSegmentFits } from './review.service.js';
 import { buildSegmentInput, loadVideoSource } from './segment-input.js';
 import { mediaStore } from '../storage/index.js';
@@ -35,7 +36,7 @@ type RegenerateBody = z.infer<typeof regenerateBody>;
 /** A new question for one question (replacing it) or for a segment and type (added to it). */
 export async function regenerateQuestion(deps: GenerationDeps, videoId: string, body: RegenerateBody, by: string, signal: AbortSignal) {
   const { db } = deps;
-  const current = body.question_id === undefined ? undefined : getReviewQuestion(db, videoId, body.question_id);
+  const current = body.question_id === undefined ? undefined : await getReviewQuestion(db, videoId, body.question_id);
   if (body.question_id !== undefined && !current) throw badRequest(`Question ${body.question_id} is not a question of this video.`, undefined, 'unknown_question');
   const seg = current
     ? { start: current.segment_range_start, end: current.segment_range_end }
@@ -45,7 +46,7 @@ export async function regenerateQuestion(deps: GenerationDeps, videoId: string, 
   const src = await loadVideoSource(db, mediaStore(deps.config), videoId);
   if (!src) throw new AppError(409, 'no_frames', 'This video has no frames yet: extract frames first.');
   const p = provider(deps, body.provider);
-  const siblings = listReviewQuestions(db, videoId).filter((q) => q.segment_range_start === seg.start && q.segment_range_end === seg.end);
+  const siblings = (await listReviewQuestions(db, videoId)).filter((q) => q.segment_range_start === seg.start && q.segment_range_end === seg.end);
   let fresh;
   try {
     const input = await buildSegmentInput(src, seg, { withFrames: p.name !== 'builtin', ffmpegPath: deps.config.FFMPEG_PATH, store: mediaStore(deps.config), signal });
@@ -57,24 +58,21 @@ export async function regenerateQuestion(deps: GenerationDeps, videoId: string, 
     throw providerHttpError(err);
   }
   if (!body.save) return { saved: false, provider: p.name, question: { ...fresh, segment_range_start: seg.start, segment_range_end: seg.end } };
-  const saved = db.transactionSync((): ReviewQuestion => {
+  const saved = await db.transaction(async (tx) => {
     if (current) {
       // new wording and answer: the old companion variants no longer fit
-      db.runSync('DELETE FROM persona_variants WHERE question_id = ?', [current.id]);
-      db.runSync(
-        `UPDATE review_questions SET question_type = ?, question = ?, answer = ?, origin = 'regenerated', provider = ?, edited = 1,
-                updated_by = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`,
-        [fresh.question_type, fresh.question, fresh.answer, p.name, by, current.id],
-      );
-      return getReviewQuestion(db, videoId, current.id)!;
+      await deleteVariantsOf(tx, current.id);
+      await setRegenerated(tx, current.id, fresh, p.name, by);
+      await markSegmentEdited(tx, videoId, seg);
+      return (await getReviewQuestion(tx, videoId, current.id))!;
     }
-    assertSegmentFits(db, videoId, seg);
-    const id = insertQuestion(db, videoId, seg, { ...fresh, llm_ranking: null, expert_ranking: null, trashed: false }, {
+    await assertSegmentFits(tx, videoId, seg);
+    const id = await insertQuestion(tx, videoId, seg, { ...fresh, llm_ranking: null, expert_ranking: null, trashed: false }, {
       origin: 'regenerated', provider: p.name, edited: true, by, position: siblings.length,
     });
-    return getReviewQuestion(db, videoId, id)!;
+    await markSegmentEdited(tx, videoId, seg);
+    return (await getReviewQuestion(tx, videoId, id))!;
   });
-  db.runSync('UPDATE review_questions SET edited = 1 WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', [videoId, seg.start, seg.end]);
   return { saved: true, provider: p.name, question: saved };
 }
 
@@ -87,25 +85,25 @@ type VariantsBody = z.infer<typeof variantsBody>;
  */
 export async function updateVariants(deps: GenerationDeps, videoId: string, body: VariantsBody, by: string, signal: AbortSignal) {
   const { db } = deps;
-  const questions = new Map(listReviewQuestions(db, videoId).map((q) => [q.id, q]));
+  const questions = new Map((await listReviewQuestions(db, videoId)).map((q) => [q.id, q]));
   const own = (id: number) => {
     const q = questions.get(id);
     if (!q) throw badRequest(`Question ${id} is not a question of this video.`, undefined, 'unknown_question');
     return q;
   };
   const created: number[] = [];
-  db.transactionSync(() => {
+  await db.transaction(async (tx) => {
     for (const c of body.custom ?? []) {
       const q = own(c.question_id);
-      const id = insertVariant(db, q.id, c.companion, c.question, 'expert');
+      const id = await insertVariant(tx, q.id, c.companion, c.question, 'expert');
       created.push(id);
-      if (c.chosen) chooseVariant(db, videoId, { start: q.segment_range_start, end: q.segment_range_end }, c.companion, id, by);
+      if (c.chosen) await chooseVariant(tx, videoId, { start: q.segment_range_start, end: q.segment_range_end }, c.companion, id, by);
     }
-    for (const ch of body.choices ?? []) applyChoice(db, videoId, ch, by);
+    for (const ch of body.choices ?? []) await applyChoice(tx, videoId, ch, by);
   });
 
   const nothingElse = !body.custom?.length && !body.choices?.length;
-  const ids = body.question_ids ?? (nothingElse ? topQuestions(db, videoId, false).map((q) => q.id) : []);
+  const ids = body.question_ids ?? (nothingElse ? (await topQuestions(db, videoId, false)).map((q) => q.id) : []);
   const targets = ids.map(own);
   const companions = body.companions ?? COMPANIONS;
   const errors: { question_id: number; error: { code: string; message: string; retryable: boolean } }[] = [];
@@ -117,8 +115,8 @@ export async function updateVariants(deps: GenerationDeps, videoId: string, body
       targets.map((q) => async () => {
         try {
           const out = await p.writeVariants({ questionType: q.question_type, question: q.question, answer: q.answer, companions }, { signal });
-          db.transactionSync(() => {
-            for (const c of companions) if (out[c]) created.push(insertVariant(db, q.id, c, out[c]!, p.name));
+          await db.transaction(async (tx) => {
+            for (const c of companions) if (out[c]) created.push(await insertVariant(tx, q.id, c, out[c]!, p.name));
           });
         } catch (err) {
           const e = err instanceof ProviderError ? err : classifyError(p.name, err, signal);
@@ -130,24 +128,20 @@ export async function updateVariants(deps: GenerationDeps, videoId: string, body
     );
     if (errors.length === targets.length) throw providerHttpError(new ProviderError(errors[0]!.error.code as never, errors[0]!.error.message, p.name));
   }
-  const all = listVariants(db, videoId);
+  const all = await listVariants(db, videoId);
   return { provider: providerName, created: all.filter((v) => created.includes(v.id)), errors };
 }
 
-function applyChoice(db: Db, videoId: string, ch: NonNullable<VariantsBody['choices']>[number], by: string): void {
+async function applyChoice(db: Database, videoId: string, ch: NonNullable<VariantsBody['choices']>[number], by: string): Promise<void> {
   const seg = { start: ch.segment_range_start, end: ch.segment_range_end };
-  if (!db.firstSync('SELECT 1 FROM review_segments WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', [videoId, seg.start, seg.end])) {
+  if (!(await reviewSegmentExists(db, videoId, seg))) {
     throw badRequest(`There is no segment ${seg.start}-${seg.end} s for this video.`, undefined, 'segment_not_found');
   }
   if (ch.variant_id === null) return clearChoice(db, videoId, seg, ch.companion);
-  const v = db.firstSync<{ companion: Companion }>(
-    `SELECT v.companion FROM persona_variants v JOIN review_questions q ON q.id = v.question_id
-      WHERE v.id = ? AND q.video_id = ? AND q.start_seconds = ? AND q.end_seconds = ?`,
-    [ch.variant_id, videoId, seg.start, seg.end],
-  );
-  if (!v) throw badRequest(`Variant ${ch.variant_id} is not a variant of segment ${seg.start}-${seg.end} s.`, undefined, 'unknown_variant');
-  if (v.companion !== ch.companion) throw badRequest(`Variant ${ch.variant_id} is the ${v.companion}'s, not the ${ch.companion}'s.`, undefined, 'wrong_companion');
-  chooseVariant(db, videoId, seg, ch.companion, ch.variant_id, by);
+  const companion = await variantCompanion(db, videoId, seg, ch.variant_id);
+  if (!companion) throw badRequest(`Variant ${ch.variant_id} is not a variant of segment ${seg.start}-${seg.end} s.`, undefined, 'unknown_variant');
+  if (companion !== ch.companion) throw badRequest(`Variant ${ch.variant_id} is the ${companion}'s, not the ${ch.companion}'s.`, undefined, 'wrong_companion');
+  await chooseVariant(db, videoId, seg, ch.companion, ch.variant_id, by);
 }
 
 /** Rewords a list of questions for the companions without storing anything. */

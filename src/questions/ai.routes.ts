@@ -35,10 +35,10 @@ export function registerAiRoutes(ctx: AppContext, providers: Providers): void {
       response: z.object({ success: z.boolean(), message: z.string(), file_url: z.string().optional(), file_path: z.string().optional() }),
       errors: { 400: 'invalid payload', 404: 'video not found' },
     },
-    ({ body, auth }) => {
-      assertVideoAccess(db, auth, body.video_id);
-      const counts = storeSubmitted(db, body.video_id, normalizeSubmitted(body.questions));
-      const file = writeQuestionExport(db, config.dataDir, body.video_id);
+    async ({ body, auth }) => {
+      await assertVideoAccess(db, auth, body.video_id);
+      const counts = await storeSubmitted(db, body.video_id, normalizeSubmitted(body.questions));
+      const file = await writeQuestionExport(db, config.dataDir, body.video_id);
       return { success: true, message: `Stored ${counts.questions} question(s) in ${counts.segments} segment(s).`, ...counts, ...file };
     },
   );
@@ -50,7 +50,7 @@ export function registerAiRoutes(ctx: AppContext, providers: Providers): void {
       errors: { 400: 'invalid payload or provider not configured', 403: 'not your video', 409: 'no frames', 422: 'nothing to ask', 502: 'provider failed' },
     },
     async ({ params, body, auth }, _req, res) => {
-      assertVideoAccess(db, auth, params.video_id);
+      await assertVideoAccess(db, auth, params.video_id);
       const r = await regenerateQuestion(deps, params.video_id, body, actor(auth), requestSignal(res));
       return { success: true, message: r.saved ? 'Question regenerated and saved.' : 'Question regenerated.', ...r };
     },
@@ -62,9 +62,9 @@ export function registerAiRoutes(ctx: AppContext, providers: Providers): void {
       summary: 'Companion variants of every question with the picked variant per segment and companion',
       errors: { 403: 'not your video', 404: 'video not found' },
     },
-    ({ params, auth }) => {
-      assertVideoAccess(db, auth, params.video_id);
-      return { success: true, video_id: params.video_id, companions: PERSONAS, segments: reviewState(db, params.video_id) };
+    async ({ params, auth }) => {
+      await assertVideoAccess(db, auth, params.video_id);
+      return { success: true, video_id: params.video_id, companions: PERSONAS, segments: await reviewState(db, params.video_id) };
     },
   );
 
@@ -75,14 +75,14 @@ export function registerAiRoutes(ctx: AppContext, providers: Providers): void {
       errors: { 400: 'invalid payload', 403: 'not your video', 502: 'provider failed for every question' },
     },
     async ({ params, body, auth }, _req, res) => {
-      assertVideoAccess(db, auth, params.video_id);
+      await assertVideoAccess(db, auth, params.video_id);
       const r = await updateVariants(deps, params.video_id, body, actor(auth), requestSignal(res));
       return {
         success: true,
         message: `${r.created.length} variant(s) written` + (r.errors.length ? `, ${r.errors.length} question(s) failed.` : '.'),
         video_id: params.video_id,
         ...r,
-        segments: reviewState(db, params.video_id),
+        segments: await reviewState(db, params.video_id),
       };
     },
   );

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { Providers } from '../ai/providers.js';
 import { ProviderError, classifyError } from '../ai/errors.js';
@@ -8,11 +8,11 @@ import type { GenerationEvent, GenerationRequest } from './generation.schema.js'
 import { buildSegmentInput, loadVideoSource, planSegments } from './segment-input.js';
 import { mediaStore } from '../storage/index.js';
 import { dropOverlappingSegments, finishedSegmentKeys, segmentKey, storeGeneratedSegment, storeSegmentError } from './segments.repository.js';
-import type { SegmentKey } from './review.repository.js';
+import { videoForQuestions, type SegmentKey } from './review.repository.js';
 
 export interface GenerationDeps {
   config: Config;
-  db: Db;
+  db: Database;
   logger: Logger;
   providers: Providers;
 }
@@ -42,7 +42,7 @@ export async function runGeneration(
 ): Promise<void> {
   const started = Date.now();
   const log = deps.logger.child({ module: 'generation', video_id: videoId });
-  if (!deps.db.firstSync('SELECT 1 FROM videos WHERE id = ?', [videoId])) throw new RunRefused('video_not_found', `Video ${videoId} was not found.`);
+  if (!(await videoForQuestions(deps.db, videoId))) throw new RunRefused('video_not_found', `Video ${videoId} was not found.`);
   const src = await loadVideoSource(deps.db, mediaStore(deps.config), videoId);
   if (!src) throw new RunRefused('no_frames', 'This video has no frames yet: extract frames first (POST /api/frames/{video_id}).');
   let provider: QuestionProvider;
@@ -56,8 +56,8 @@ export async function runGeneration(
   if (planned.length === 0) {
     throw new RunRefused('nothing_to_generate', `start_seconds is past the end of the video (${src.durationSeconds} s).`);
   }
-  dropOverlappingSegments(deps.db, videoId, planned);
-  const finished = req.regenerate ? new Set<string>() : finishedSegmentKeys(deps.db, videoId);
+  await dropOverlappingSegments(deps.db, videoId, planned);
+  const finished = req.regenerate ? new Set<string>() : await finishedSegmentKeys(deps.db, videoId);
   const pending = planned.filter((s) => !finished.has(segmentKey(s)));
   const skipped = planned.length - pending.length;
   const counts = { done: 0, failed: 0 };
@@ -81,14 +81,14 @@ export async function runGeneration(
       const questions = await provider.generateSegment(input, { signal });
       if (signal.aborted) return;
       const result = { segment_range_start: seg.start, segment_range_end: seg.end, provider: provider.name, model: provider.model, questions };
-      storeGeneratedSegment(deps.db, videoId, result);
+      await storeGeneratedSegment(deps.db, videoId, result);
       counts.done++;
       emit({ ...common, ok: true, result });
     } catch (raw) {
       if (signal.aborted) return;
       const err = raw instanceof ProviderError ? raw : classifyError(provider.name, raw, signal);
       if (err.code === 'aborted') return;
-      storeSegmentError(deps.db, videoId, seg, err.toJSON(), provider.model);
+      await storeSegmentError(deps.db, videoId, seg, err.toJSON(), provider.model);
       counts.done++;
       counts.failed++;
       log.warn({ segment: segmentKey(seg), error_code: err.code }, 'segment failed');

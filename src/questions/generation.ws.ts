@@ -5,10 +5,13 @@ import { closeSockets, rejectUpgrade, sameOrigin } from '../http/upgrade.js';
 import { VIDEO_ID_RE } from '../http/ids.js';
 import { generationRequestSchema, type GenerationEvent } from './generation.schema.js';
 import { RunRefused, runGeneration } from './generation.service.js';
+import { holdLease } from '../coordination/shared-limits.js';
 
 export const GENERATION_WS_PATH = /^\/ws\/questions\/([^/]+)$/;
 /** a client that connects and never sends its request is closed after this long */
 const FIRST_MESSAGE_TIMEOUT_MS = 60_000;
+/** the generation lease's lifetime; renewed every third of it while the run goes on */
+const LEASE_MS = 60_000;
 
 /**
  * /ws/questions/{video_id}: the admin's live generation run. Access is decided at the upgrade
@@ -18,7 +21,8 @@ const FIRST_MESSAGE_TIMEOUT_MS = 60_000;
 export function registerGenerationSocket(ctx: AppContext, providers: Providers): void {
   const log = ctx.logger.child({ module: 'generation-ws' });
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 });
-  // one run per video at a time: a second socket for the same video is told so
+  // one run per video at a time: a second socket for the same video is told so (this instance's
+  // runs, to cancel them on close; the lease below covers the other instances)
   const running = new Map<string, AbortController>();
 
   ctx.upgrades.register(GENERATION_WS_PATH, (req, socket, head, auth, match) => {
@@ -82,7 +86,24 @@ export function registerGenerationSocket(ctx: AppContext, providers: Providers):
       started = true;
       clearTimeout(idle);
       running.set(videoId, controller);
-      runGeneration({ ...ctx, providers }, videoId, parsed.data, send, controller.signal)
+      const done = () => {
+        if (running.get(videoId) === controller) running.delete(videoId);
+        if (ws.readyState === ws.OPEN) ws.close(1000, 'done');
+      };
+      // One run per video across every instance: a lease in the shared database, renewed while
+      // the run goes on and freed by itself if this instance dies (issue #18).
+      holdLease(ctx.db, `generate:${videoId}`, LEASE_MS)
+        .then(async (lease) => {
+          if (!lease) {
+            send({ type: 'error', code: 'run_in_progress', message: 'Questions for this video are already being generated.' });
+            return;
+          }
+          try {
+            await runGeneration({ ...ctx, providers }, videoId, parsed.data, send, controller.signal);
+          } finally {
+            await lease.release().catch((err: unknown) => log.warn({ err }, 'could not release the generation lease; it expires by itself'));
+          }
+        })
         .catch((err: unknown) => {
           if (err instanceof RunRefused) send({ type: 'error', code: err.code, message: err.message });
           else {
@@ -90,10 +111,7 @@ export function registerGenerationSocket(ctx: AppContext, providers: Providers):
             send({ type: 'error', code: 'internal_error', message: 'The run stopped because of an internal error.' });
           }
         })
-        .finally(() => {
-          if (running.get(videoId) === controller) running.delete(videoId);
-          if (ws.readyState === ws.OPEN) ws.close(1000, 'done');
-        });
+        .finally(done);
     });
   }
 

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { videoIdSchema } from '../http/ids.js';
 import { companionSchema, questionTextSchema, reviewedQuestionSchema, segmentRangeSchema } from './questions.schema.js';
 import { writeQuestionExport } from './export.js';
-import { chooseVariant, ensureReviewSegment, insertQuestion, insertVariant, setSegmentFinalized } from './review.repository.js';
+import { clearVideoQuestions, ensureReviewSegment, insertQuestion, setSegmentFinalized, videoForQuestions } from './review.repository.js';
+import { chooseVariant, insertVariant } from './variants.repository.js';
 
 /**
  * Import of a video's reviewed questions (used for the bundled sample). The payload format is
@@ -69,7 +70,7 @@ export interface ImportSummary {
  * variants, picks and annotations of that video are deleted first, so importing twice gives the
  * same state. With `dataDir`, the JSON export is rewritten too.
  */
-export function importReviewedQuestions(db: Db, videoId: string, payload: unknown, opts: { dataDir?: string } = {}): ImportSummary {
+export async function importReviewedQuestions(db: Database, videoId: string, payload: unknown, opts: { dataDir?: string } = {}): Promise<ImportSummary> {
   videoIdSchema.parse(videoId);
   const parsed = reviewedQuestionsImportSchema.safeParse(payload);
   if (!parsed.success) {
@@ -78,29 +79,27 @@ export function importReviewedQuestions(db: Db, videoId: string, payload: unknow
   }
   const p = parsed.data;
   if (p.video_id !== undefined && p.video_id !== videoId) throw badRequest(`The payload is for video ${p.video_id}, not ${videoId}.`);
-  if (!db.firstSync('SELECT 1 FROM videos WHERE id = ?', [videoId])) throw notFound(`Video ${videoId} was not found.`, 'video_not_found');
 
   const summary: ImportSummary = { video_id: videoId, segments: 0, questions: 0, variants: 0, file_path: null };
-  db.transactionSync(() => {
-    db.runSync('DELETE FROM question_segments WHERE video_id = ?', [videoId]);
-    db.runSync('DELETE FROM review_segments WHERE video_id = ?', [videoId]);
-    db.runSync('DELETE FROM expert_annotations WHERE video_id = ?', [videoId]);
+  await db.transaction(async (tx) => {
+    if (!(await videoForQuestions(tx, videoId))) throw notFound(`Video ${videoId} was not found.`, 'video_not_found');
+    await clearVideoQuestions(tx, videoId);
     for (const s of p.segments) {
       const seg = { start: s.segment_range_start, end: s.segment_range_end };
-      ensureReviewSegment(db, videoId, seg);
-      s.questions.forEach((q, position) => {
-        const qid = insertQuestion(db, videoId, seg, q, { origin: 'imported', provider: p.provider, edited: true, by: 'import', position });
+      await ensureReviewSegment(tx, videoId, seg);
+      for (const [position, q] of s.questions.entries()) {
+        const qid = await insertQuestion(tx, videoId, seg, q, { origin: 'imported', provider: p.provider, edited: true, by: 'import', position });
         summary.questions++;
         for (const v of q.variants) {
-          const vid = insertVariant(db, qid, v.companion, v.question, p.provider);
+          const vid = await insertVariant(tx, qid, v.companion, v.question, p.provider);
           summary.variants++;
-          if (v.chosen) chooseVariant(db, videoId, seg, v.companion, vid, 'import');
+          if (v.chosen) await chooseVariant(tx, videoId, seg, v.companion, vid, 'import');
         }
-      });
-      if (s.finalized) setSegmentFinalized(db, videoId, seg, true, 'import');
+      }
+      if (s.finalized) await setSegmentFinalized(tx, videoId, seg, true, 'import');
       summary.segments++;
     }
   });
-  if (opts.dataDir) summary.file_path = writeQuestionExport(db, opts.dataDir, videoId).file_path;
+  if (opts.dataDir) summary.file_path = (await writeQuestionExport(db, opts.dataDir, videoId)).file_path;
   return summary;
 }

@@ -9,6 +9,7 @@ import { questionFilePath } from './counts.js';
 import { writeQuestionExport } from './export.js';
 import { finalQuestions } from './final.service.js';
 import { finalQuestionsResponseSchema, type FinalQuestionSegment } from './questions.schema.js';
+import { videoForQuestions } from './review.repository.js';
 import { annotationsBody, finalQuery, saveDraftBody, saveFinalBody, updateQuestionsBody, videoParams } from './review.schema.js';
 import { listAnnotations, reviewState, saveAnnotations, saveDraft, saveFinal, updateQuestions } from './review.service.js';
 import { COMPANIONS, type Companion } from '../config.js';
@@ -24,8 +25,8 @@ export const actor = (auth: Auth): string => (auth.role === 'expert' ? auth.expe
 export function registerReviewRoutes(ctx: AppContext): void {
   const { api, db, config } = ctx;
 
-  const finalBody = (videoId: string, companion: Companion | null) => {
-    const segments: FinalQuestionSegment[] = finalQuestions(db, videoId, companion);
+  const finalBody = async (videoId: string, companion: Companion | null) => {
+    const segments: FinalQuestionSegment[] = await finalQuestions(db, videoId, companion);
     return segments.length
       ? { success: true, video_id: videoId, companion, segments }
       : { success: false, video_id: videoId, companion, segments, error: 'This video has no final questions yet.' };
@@ -37,8 +38,8 @@ export function registerReviewRoutes(ctx: AppContext): void {
       summary: "The question a child hears per finalized segment, in the companion's wording (default: the child's chosen companion)",
       response: finalQuestionsResponseSchema, errors: { 400: 'unknown companion', 403: 'not your video', 404: 'video not found' },
     },
-    ({ params, query, auth }, req) => {
-      assertVideoAccess(db, auth, params.video_id);
+    async ({ params, query, auth }, req) => {
+      await assertVideoAccess(db, auth, params.video_id);
       const fromSession = auth.role === 'child' ? req.session.companion : undefined;
       const sessionCompanion = COMPANIONS.find((c) => c === fromSession) ?? null;
       return finalBody(params.video_id, query.companion ?? sessionCompanion);
@@ -51,8 +52,8 @@ export function registerReviewRoutes(ctx: AppContext): void {
       summary: 'Final questions of a video as a child would get them (same shape as /api/final-questions)',
       response: finalQuestionsResponseSchema, errors: { 403: 'not your video', 404: 'video not found' },
     },
-    ({ params, query, auth }) => {
-      assertVideoAccess(db, auth, params.video_id);
+    async ({ params, query, auth }) => {
+      await assertVideoAccess(db, auth, params.video_id);
       return finalBody(params.video_id, query.companion ?? null);
     },
   );
@@ -63,12 +64,12 @@ export function registerReviewRoutes(ctx: AppContext): void {
       summary: 'Questions of a video for review: AI result, review set, companion variants and picks per segment, and annotations',
       errors: { 403: 'not your video', 404: 'video or questions not found' },
     },
-    ({ params, auth }) => {
-      assertVideoAccess(db, auth, params.video_id);
-      const segments = reviewState(db, params.video_id);
+    async ({ params, auth }) => {
+      await assertVideoAccess(db, auth, params.video_id);
+      const segments = await reviewState(db, params.video_id);
       if (segments.length === 0) throw notFound('This video has no questions yet.', 'questions_not_found');
-      const title = db.firstSync<{ title: string }>('SELECT title FROM videos WHERE id = ?', [params.video_id])?.title ?? '';
-      return { success: true, video_id: params.video_id, title, segments, annotations: listAnnotations(db, params.video_id) };
+      const title = (await videoForQuestions(db, params.video_id))?.title ?? '';
+      return { success: true, video_id: params.video_id, title, segments, annotations: await listAnnotations(db, params.video_id) };
     },
   );
 
@@ -78,10 +79,10 @@ export function registerReviewRoutes(ctx: AppContext): void {
       summary: "Save the expert's edits of some segments (ranks, wording, trashed, own questions) without changing finalization",
       errors: { 400: 'invalid payload', 403: 'not your video', 404: 'video not found' },
     },
-    ({ body, auth }) => {
-      assertVideoAccess(db, auth, body.video_id);
-      const n = saveDraft(db, body.video_id, body.segments, actor(auth));
-      return { success: true, message: `Saved ${n} segment(s).`, video_id: body.video_id, segments: reviewState(db, body.video_id) };
+    async ({ body, auth }) => {
+      await assertVideoAccess(db, auth, body.video_id);
+      const n = await saveDraft(db, body.video_id, body.segments, actor(auth));
+      return { success: true, message: `Saved ${n} segment(s).`, video_id: body.video_id, segments: await reviewState(db, body.video_id) };
     },
   );
 
@@ -91,11 +92,12 @@ export function registerReviewRoutes(ctx: AppContext): void {
       summary: 'Finalize segments (optionally with their edited questions): children are served finalized segments only',
       errors: { 400: 'invalid payload or a segment with nothing to serve', 403: 'not your video', 404: 'video or segment not found' },
     },
-    ({ body, auth }) => {
-      assertVideoAccess(db, auth, body.video_id);
-      const n = saveFinal(db, body.video_id, body.segments, actor(auth));
-      const file = writeQuestionExport(db, config.dataDir, body.video_id);
-      return { success: true, message: `Saved ${n} segment(s).`, video_id: body.video_id, final: finalQuestions(db, body.video_id, null), ...file };
+    async ({ body, auth }) => {
+      await assertVideoAccess(db, auth, body.video_id);
+      const n = await saveFinal(db, body.video_id, body.segments, actor(auth));
+      const file = await writeQuestionExport(db, config.dataDir, body.video_id);
+      const final = await finalQuestions(db, body.video_id, null);
+      return { success: true, message: `Saved ${n} segment(s).`, video_id: body.video_id, final, ...file };
     },
   );
 
@@ -105,10 +107,10 @@ export function registerReviewRoutes(ctx: AppContext): void {
       summary: "Write the caller's notes on a video, segment or question (an empty note deletes it)",
       errors: { 400: 'invalid payload', 403: 'not your video', 404: 'video not found' },
     },
-    ({ body, auth }) => {
-      assertVideoAccess(db, auth, body.video_id);
-      saveAnnotations(db, body.video_id, body.annotations, actor(auth));
-      return { success: true, message: 'Annotations saved.', video_id: body.video_id, annotations: listAnnotations(db, body.video_id) };
+    async ({ body, auth }) => {
+      await assertVideoAccess(db, auth, body.video_id);
+      await saveAnnotations(db, body.video_id, body.annotations, actor(auth));
+      return { success: true, message: 'Annotations saved.', video_id: body.video_id, annotations: await listAnnotations(db, body.video_id) };
     },
   );
 
@@ -118,9 +120,9 @@ export function registerReviewRoutes(ctx: AppContext): void {
       summary: 'Edit questions by id (wording, answer, type, expert_ranking, trashed); changing an answer drops its variants',
       response: ok, errors: { 400: 'invalid payload or unknown question', 403: 'not your video', 404: 'video not found' },
     },
-    ({ params, body, auth }) => {
-      assertVideoAccess(db, auth, params.video_id);
-      const questions = updateQuestions(db, params.video_id, body.questions, actor(auth));
+    async ({ params, body, auth }) => {
+      await assertVideoAccess(db, auth, params.video_id);
+      const questions = await updateQuestions(db, params.video_id, body.questions, actor(auth));
       return { success: true, message: `Updated ${questions.length} question(s).`, video_id: params.video_id, questions };
     },
   );
@@ -130,8 +132,8 @@ export function registerReviewRoutes(ctx: AppContext): void {
       method: 'get', path: '/api/questions-export/{video_id}', tags, access: staff, params: videoParams, produces: 'application/json',
       summary: 'The JSON export of a video\'s questions (file_url of /api/submit-questions)', errors: { 404: 'no export yet' },
     },
-    ({ params, auth }, _req, res: Response) => {
-      assertVideoAccess(db, auth, params.video_id);
+    async ({ params, auth }, _req, res: Response) => {
+      await assertVideoAccess(db, auth, params.video_id);
       const file = questionFilePath(config.dataDir, params.video_id);
       if (!file || !fs.existsSync(file)) throw notFound('This video has no question export yet.', 'export_not_found');
       res.type('application/json').sendFile(file);

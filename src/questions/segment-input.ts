@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { FrameImage, SegmentInput, SubtitleLine } from '../ai/types.js';
 import type { MediaStore } from '../storage/media-store.js';
@@ -6,7 +6,7 @@ import { frameKey, videoKey } from '../storage/keys.js';
 import { readFrameManifest, type FrameManifest } from '../pipeline/frames.js';
 import { parseVtt } from '../pipeline/subtitles.js';
 import { runProcess } from '../pipeline/process-runner.js';
-import type { SegmentKey } from './review.repository.js';
+import { videoForQuestions, type SegmentKey } from './review.repository.js';
 
 /** How many frames of a segment a provider sees, and how big. */
 export const MAX_FRAMES_PER_SEGMENT = 5;
@@ -28,11 +28,8 @@ export interface VideoSource {
  * short cues kept) or else from the manifest's per-second subtitle text. Both are read from the
  * media store (DATA_DIR or the bucket).
  */
-export async function loadVideoSource(db: Db, store: MediaStore, videoId: string): Promise<VideoSource | null> {
-  const video = db.firstSync<{ title: string; duration_seconds: number; subtitle_file: string | null }>(
-    'SELECT title, duration_seconds, subtitle_file FROM videos WHERE id = ?',
-    [videoId],
-  );
+export async function loadVideoSource(db: Database, store: MediaStore, videoId: string): Promise<VideoSource | null> {
+  const video = await videoForQuestions(db, videoId);
   const manifest = video ? await readFrameManifest(store, videoId) : null;
   if (!video || !manifest || manifest.frames.length === 0) return null;
   const lastFrame = manifest.frames[manifest.frames.length - 1]!.timestamp;

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { generatedQuestionListSchema, type GeneratedSegment, type ProviderErrorInfo } from './questions.schema.js';
 import { seedFromGenerated, segmentHasExpertWork, type SegmentKey } from './review.repository.js';
 
@@ -20,19 +20,18 @@ interface Row {
   generated_at: string;
 }
 
-export function listGeneratedSegments(db: Db, videoId: string): StoredSegment[] {
-  return db
-    .allSync<Row>(
-      `SELECT start_seconds, end_seconds, status, provider, model, questions_json, error_code, error_message, generated_at
-         FROM question_segments WHERE video_id = ? ORDER BY start_seconds, end_seconds`,
-      [videoId],
-    )
-    .map(toStored);
+export async function listGeneratedSegments(db: Database, videoId: string): Promise<StoredSegment[]> {
+  const rows = await db.all<Row>(
+    `SELECT start_seconds, end_seconds, status, provider, model, questions_json, error_code, error_message, generated_at
+       FROM question_segments WHERE video_id = ? ORDER BY start_seconds, end_seconds`,
+    [videoId],
+  );
+  return rows.map(toStored);
 }
 
 /** Ranges already generated successfully (a re-run skips them unless asked to regenerate). */
-export function finishedSegmentKeys(db: Db, videoId: string): Set<string> {
-  const rows = db.allSync<{ start_seconds: number; end_seconds: number }>(
+export async function finishedSegmentKeys(db: Database, videoId: string): Promise<Set<string>> {
+  const rows = await db.all<{ start_seconds: number; end_seconds: number }>(
     `SELECT start_seconds, end_seconds FROM question_segments WHERE video_id = ? AND status = 'ok'`,
     [videoId],
   );
@@ -42,33 +41,48 @@ export function finishedSegmentKeys(db: Db, videoId: string): Set<string> {
 export const segmentKey = (s: SegmentKey): string => `${s.start}-${s.end}`;
 
 /**
+ * AI questions per video over its successfully generated segments. The lists are stored as
+ * JSON text and counted here (JSON functions differ between the engines).
+ */
+export async function generatedQuestionCounts(db: Database): Promise<Map<string, number>> {
+  const rows = await db.all<{ video_id: string; questions_json: string | null }>(
+    `SELECT video_id, questions_json FROM question_segments WHERE status = 'ok'`,
+  );
+  const out = new Map<string, number>();
+  for (const r of rows) {
+    const list: unknown = r.questions_json ? JSON.parse(r.questions_json) : [];
+    out.set(r.video_id, (out.get(r.video_id) ?? 0) + (Array.isArray(list) ? list.length : 0));
+  }
+  return out;
+}
+
+/**
  * Stores one segment's AI result and, in the same transaction, refreshes the segment's review set
  * when no expert has worked on it yet. Returns whether the review set was refreshed.
  */
-export function storeGeneratedSegment(db: Db, videoId: string, result: GeneratedSegment): boolean {
-  return db.transactionSync(() => {
-    db.runSync(
+export async function storeGeneratedSegment(db: Database, videoId: string, result: GeneratedSegment): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.run(
       `INSERT INTO question_segments (video_id, start_seconds, end_seconds, status, provider, model, questions_json)
        VALUES (?, ?, ?, 'ok', ?, ?, ?)
        ON CONFLICT (video_id, start_seconds, end_seconds) DO UPDATE SET status = 'ok', provider = excluded.provider,
          model = excluded.model, questions_json = excluded.questions_json, error_code = NULL, error_message = NULL,
-         generated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
-      [videoId, result.segment_range_start, result.segment_range_end, result.provider, result.model, JSON.stringify(result.questions)],
+         generated_at = ?`,
+      [videoId, result.segment_range_start, result.segment_range_end, result.provider, result.model, JSON.stringify(result.questions), new Date().toISOString()],
     );
-    return seedFromGenerated(db, videoId, result);
+    return seedFromGenerated(tx, videoId, result);
   });
 }
 
 /** Records a failed segment, unless an earlier run already generated it (a good result is kept). */
-export function storeSegmentError(db: Db, videoId: string, seg: SegmentKey, error: ProviderErrorInfo, model: string | null): void {
-  db.runSync(
+export async function storeSegmentError(db: Database, videoId: string, seg: SegmentKey, error: ProviderErrorInfo, model: string | null): Promise<void> {
+  await db.run(
     `INSERT INTO question_segments (video_id, start_seconds, end_seconds, status, provider, model, error_code, error_message)
      VALUES (?, ?, ?, 'error', ?, ?, ?, ?)
      ON CONFLICT (video_id, start_seconds, end_seconds) DO UPDATE SET provider = excluded.provider, model = excluded.model,
-       error_code = excluded.error_code, error_message = excluded.error_message,
-       generated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+       error_code = excluded.error_code, error_message = excluded.error_message, generated_at = ?
      WHERE question_segments.status = 'error'`,
-    [videoId, seg.start, seg.end, error.provider, model, error.code, error.message],
+    [videoId, seg.start, seg.end, error.provider, model, error.code, error.message, new Date().toISOString()],
   );
 }
 
@@ -77,26 +91,27 @@ export function storeSegmentError(db: Db, videoId: string, seg: SegmentKey, erro
  * matching one exactly: a run with a new interval replaces the old segmentation. Segments an
  * expert worked on are kept.
  */
-export function dropOverlappingSegments(db: Db, videoId: string, planned: SegmentKey[]): number {
+export async function dropOverlappingSegments(db: Database, videoId: string, planned: SegmentKey[]): Promise<number> {
   const plannedKeys = new Set(planned.map(segmentKey));
   const overlaps = (a: SegmentKey) => planned.some((p) => a.start < p.end && p.start < a.end);
-  let dropped = 0;
-  db.transactionSync(() => {
-    const rows = db.allSync<{ start_seconds: number; end_seconds: number }>(
+  return db.transaction(async (tx) => {
+    let dropped = 0;
+    const rows = await tx.all<{ start_seconds: number; end_seconds: number }>(
       `SELECT start_seconds, end_seconds FROM question_segments WHERE video_id = ?
-       UNION SELECT start_seconds, end_seconds FROM review_segments WHERE video_id = ?`,
+       UNION SELECT start_seconds, end_seconds FROM review_segments WHERE video_id = ?
+       ORDER BY start_seconds, end_seconds`,
       [videoId, videoId],
     );
     for (const r of rows) {
       const seg = { start: r.start_seconds, end: r.end_seconds };
       if (plannedKeys.has(segmentKey(seg)) || !overlaps(seg)) continue;
-      if (segmentHasExpertWork(db, videoId, seg)) continue;
-      db.runSync('DELETE FROM question_segments WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', [videoId, seg.start, seg.end]);
-      db.runSync('DELETE FROM review_segments WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', [videoId, seg.start, seg.end]);
+      if (await segmentHasExpertWork(tx, videoId, seg)) continue;
+      await tx.run('DELETE FROM question_segments WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', [videoId, seg.start, seg.end]);
+      await tx.run('DELETE FROM review_segments WHERE video_id = ? AND start_seconds = ? AND end_seconds = ?', [videoId, seg.start, seg.end]);
       dropped++;
     }
+    return dropped;
   });
-  return dropped;
 }
 
 function toStored(r: Row): StoredSegment {

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { badRequest } from '../http/errors.js';
 import { generatedSegmentSchema, QUESTION_TYPES, type GeneratedSegment } from './questions.schema.js';
 import { dropOverlappingSegments, storeGeneratedSegment } from './segments.repository.js';
@@ -63,16 +63,16 @@ export function normalizeSubmitted(items: Record<string, unknown>[]): GeneratedS
 }
 
 /** Stores submitted segments like a generation run would, in one transaction. */
-export function storeSubmitted(db: Db, videoId: string, segments: GeneratedSegment[]): { segments: number; questions: number } {
+export async function storeSubmitted(db: Database, videoId: string, segments: GeneratedSegment[]): Promise<{ segments: number; questions: number }> {
   const keys = segments.map((s) => ({ start: s.segment_range_start, end: s.segment_range_end }));
   const sorted = [...keys].sort((a, b) => a.start - b.start);
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i]!.start < sorted[i - 1]!.end) throw badRequest(`Submitted segments overlap at ${sorted[i]!.start} s.`, undefined, 'segment_overlap');
   }
-  db.transactionSync(() => {
-    dropOverlappingSegments(db, videoId, keys);
-    for (const k of keys) assertSegmentFits(db, videoId, k);
-    for (const s of segments) storeGeneratedSegment(db, videoId, s);
+  await db.transaction(async (tx) => {
+    await dropOverlappingSegments(tx, videoId, keys);
+    for (const k of keys) await assertSegmentFits(tx, videoId, k);
+    for (const s of segments) await storeGeneratedSegment(tx, videoId, s);
   });
   return { segments: segments.length, questions: segments.reduce((n, s) => n + s.questions.length, 0) };
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 
 /** SQL for quiz attempts and their answers. Rows keep the database's snake_case names. */
 
@@ -71,72 +71,70 @@ export interface AttemptFilter {
   limit?: number;
 }
 
-const NOW = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
-
 export class AttemptsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Database) {}
 
   /**
    * Stores a finished attempt and its answers in one transaction; the child's checkpoint for
    * that video (the unfinished play-through it continues) is removed in the same transaction.
    */
-  save(attempt: NewAttempt, answers: NewAnswer[]): number {
-    return this.db.transactionSync(() => {
-      const r = this.db.runSync(
+  async save(attempt: NewAttempt, answers: NewAnswer[]): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const row = await tx.first<{ id: number }>(
         `INSERT INTO quiz_attempts (child_id, video_id, video_title, companion, interaction_mode, percentage, total_retries,
            watch_minutes, question_count, correct_count, almost_count, wrong_count)
          VALUES (@child_id, @video_id, @video_title, @companion, @interaction_mode, @percentage, @total_retries,
-           @watch_minutes, @question_count, @correct_count, @almost_count, @wrong_count)`,
+           @watch_minutes, @question_count, @correct_count, @almost_count, @wrong_count) RETURNING id`,
         attempt,
       );
-      const id = Number(r.lastInsertRowid);
-      answers.forEach((a, position) => {
-        this.db.runSync(
+      const id = Number(row!.id);
+      for (const [position, a] of answers.entries()) {
+        await tx.run(
           `INSERT INTO quiz_answers (attempt_id, position, question, question_type, expected, user_answer, status, similarity,
              segment_range_start, segment_range_end, retries, extra_json)
            VALUES (@attempt_id, @position, @question, @question_type, @expected, @user_answer, @status, @similarity,
              @segment_range_start, @segment_range_end, @retries, @extra_json)`,
           { ...a, attempt_id: id, position },
         );
-      });
-      this.deleteCheckpoint(attempt.child_id, attempt.video_id);
+      }
+      await new AttemptsRepository(tx).deleteCheckpoint(attempt.child_id, attempt.video_id);
       return id;
     });
   }
 
-  putCheckpoint(c: Omit<CheckpointRow, 'updated_at'>): CheckpointRow {
-    this.db.runSync(
+  async putCheckpoint(c: Omit<CheckpointRow, 'updated_at'>): Promise<CheckpointRow> {
+    await this.db.run(
       `INSERT INTO quiz_checkpoints (child_id, video_id, position_seconds, furthest_seconds, duration_seconds, watch_minutes,
-         interaction_mode, companion, total_retries, details_json)
+         interaction_mode, companion, total_retries, details_json, updated_at)
        VALUES (@child_id, @video_id, @position_seconds, @furthest_seconds, @duration_seconds, @watch_minutes,
-         @interaction_mode, @companion, @total_retries, @details_json)
+         @interaction_mode, @companion, @total_retries, @details_json, @now)
        ON CONFLICT (child_id, video_id) DO UPDATE SET position_seconds = excluded.position_seconds,
          furthest_seconds = excluded.furthest_seconds, duration_seconds = excluded.duration_seconds,
          watch_minutes = excluded.watch_minutes, interaction_mode = excluded.interaction_mode, companion = excluded.companion,
-         total_retries = excluded.total_retries, details_json = excluded.details_json, updated_at = ${NOW}`,
-      c,
+         total_retries = excluded.total_retries, details_json = excluded.details_json, updated_at = excluded.updated_at`,
+      { ...c, now: new Date().toISOString() },
     );
-    return this.checkpoint(c.child_id, c.video_id) as CheckpointRow;
+    return (await this.checkpoint(c.child_id, c.video_id)) as CheckpointRow;
   }
 
-  checkpoint(childId: string, videoId: string): CheckpointRow | undefined {
-    return this.db.firstSync<CheckpointRow>('SELECT * FROM quiz_checkpoints WHERE child_id = ? AND video_id = ?', [childId, videoId]);
+  async checkpoint(childId: string, videoId: string): Promise<CheckpointRow | undefined> {
+    return this.db.first<CheckpointRow>('SELECT * FROM quiz_checkpoints WHERE child_id = ? AND video_id = ?', [childId, videoId]);
   }
 
-  checkpoints(childIds: string[]): CheckpointRow[] {
+  async checkpoints(childIds: string[]): Promise<CheckpointRow[]> {
     if (childIds.length === 0) return [];
-    return this.db.allSync<CheckpointRow>(
-      `SELECT * FROM quiz_checkpoints WHERE child_id IN (${childIds.map(() => '?').join(', ')}) ORDER BY updated_at DESC`,
+    return this.db.all<CheckpointRow>(
+      `SELECT * FROM quiz_checkpoints WHERE child_id IN (${childIds.map(() => '?').join(', ')}) ORDER BY updated_at DESC, child_id, video_id`,
       childIds,
     );
   }
 
-  deleteCheckpoint(childId: string, videoId: string): boolean {
-    return this.db.runSync('DELETE FROM quiz_checkpoints WHERE child_id = ? AND video_id = ?', [childId, videoId]).changes > 0;
+  async deleteCheckpoint(childId: string, videoId: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM quiz_checkpoints WHERE child_id = ? AND video_id = ?', [childId, videoId])).changes > 0;
   }
 
   /** Newest first. */
-  attempts(filter: AttemptFilter): AttemptRow[] {
+  async attempts(filter: AttemptFilter): Promise<AttemptRow[]> {
     if (filter.childIds.length === 0) return [];
     const where = [`child_id IN (${filter.childIds.map(() => '?').join(', ')})`];
     const params: unknown[] = [...filter.childIds];
@@ -153,16 +151,16 @@ export class AttemptsRepository {
       limit = ' LIMIT ?';
       params.push(filter.limit);
     }
-    return this.db.allSync<AttemptRow>(`SELECT * FROM quiz_attempts WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC${limit}`, params);
+    return this.db.all<AttemptRow>(`SELECT * FROM quiz_attempts WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC${limit}`, params);
   }
 
   /** Answers of the given attempts, grouped by attempt id, in the order they were given. */
-  answersByAttempt(attemptIds: number[]): Map<number, AnswerRow[]> {
+  async answersByAttempt(attemptIds: number[]): Promise<Map<number, AnswerRow[]>> {
     const out = new Map<number, AnswerRow[]>();
     // Chunks stay below SQLite's bound-parameter limit.
     for (let i = 0; i < attemptIds.length; i += 500) {
       const chunk = attemptIds.slice(i, i + 500);
-      const rows = this.db.allSync<AnswerRow>(
+      const rows = await this.db.all<AnswerRow>(
         `SELECT * FROM quiz_answers WHERE attempt_id IN (${chunk.map(() => '?').join(', ')}) ORDER BY attempt_id, position`,
         chunk,
       );
@@ -175,33 +173,33 @@ export class AttemptsRepository {
     return out;
   }
 
-  video(videoId: string): { id: string; title: string } | undefined {
-    return this.db.firstSync<{ id: string; title: string }>('SELECT id, title FROM videos WHERE id = ?', [videoId]);
+  async video(videoId: string): Promise<{ id: string; title: string } | undefined> {
+    return this.db.first<{ id: string; title: string }>('SELECT id, title FROM videos WHERE id = ?', [videoId]);
   }
 
-  childMode(childId: string): string | undefined {
-    return this.db.firstSync<{ interaction_mode: string }>('SELECT interaction_mode FROM children WHERE id = ?', [childId])?.interaction_mode;
+  async childMode(childId: string): Promise<string | undefined> {
+    return (await this.db.first<{ interaction_mode: string }>('SELECT interaction_mode FROM children WHERE id = ?', [childId]))?.interaction_mode;
   }
 
-  expertExists(expertId: string): boolean {
-    return this.db.firstSync('SELECT 1 FROM experts WHERE id = ?', [expertId]) !== undefined;
+  async expertExists(expertId: string): Promise<boolean> {
+    return (await this.db.first('SELECT 1 AS found FROM experts WHERE id = ?', [expertId])) !== undefined;
   }
 
   /** Child profiles for reports: one child, an expert's children, or every child. */
-  children(where: { childId?: string; expertId?: string }): ChildRow[] {
+  async children(where: { childId?: string; expertId?: string }): Promise<ChildRow[]> {
     const sql = 'SELECT id, first_name, last_name, icon_key, interaction_mode, expert_id, parent_id, active FROM children';
-    if (where.childId) return this.db.allSync<ChildRow>(`${sql} WHERE id = ?`, [where.childId]);
-    if (where.expertId) return this.db.allSync<ChildRow>(`${sql} WHERE expert_id = ? ORDER BY first_name, id`, [where.expertId]);
-    return this.db.allSync<ChildRow>(`${sql} ORDER BY expert_id, first_name, id`);
+    if (where.childId) return this.db.all<ChildRow>(`${sql} WHERE id = ?`, [where.childId]);
+    if (where.expertId) return this.db.all<ChildRow>(`${sql} WHERE expert_id = ? ORDER BY first_name, id`, [where.expertId]);
+    return this.db.all<ChildRow>(`${sql} ORDER BY expert_id, first_name, id`);
   }
 
   /** Current titles from the videos table (a video may have been renamed or deleted since). */
-  videoTitles(videoIds: string[]): Map<string, string> {
+  async videoTitles(videoIds: string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     const unique = [...new Set(videoIds)];
     for (let i = 0; i < unique.length; i += 500) {
       const chunk = unique.slice(i, i + 500);
-      const rows = this.db.allSync<{ id: string; title: string }>(`SELECT id, title FROM videos WHERE id IN (${chunk.map(() => '?').join(', ')})`, chunk);
+      const rows = await this.db.all<{ id: string; title: string }>(`SELECT id, title FROM videos WHERE id IN (${chunk.map(() => '?').join(', ')})`, chunk);
       for (const r of rows) out.set(r.id, r.title);
     }
     return out;

@@ -23,7 +23,7 @@ export function registerAttemptRoutes(ctx: AppContext): void {
       errors: { 400: 'invalid field', 422: 'score_data (the original service\'s nested form) is not an object', ...NOT_YOURS },
       middleware: [legacyScoreBody],
     },
-    ({ body, auth }, req) => saveQuizScore(db, auth, body, req.session?.companion),
+    async ({ body, auth }, req) => saveQuizScore(db, auth, body, req.session?.companion),
   );
 
   api.route(
@@ -63,8 +63,8 @@ export function registerAttemptRoutes(ctx: AppContext): void {
       params: childParams,
       errors: NOT_YOURS,
     },
-    ({ params, auth }) => {
-      const checkpoints = listCheckpoints(db, auth, params.child_id);
+    async ({ params, auth }) => {
+      const checkpoints = await listCheckpoints(db, auth, params.child_id);
       return { success: true, child_id: params.child_id, count: checkpoints.length, checkpoints };
     },
   );
@@ -79,7 +79,7 @@ export function registerAttemptRoutes(ctx: AppContext): void {
       params: childVideoParams,
       errors: NOT_YOURS,
     },
-    ({ params, auth }) => ({ success: true, checkpoint: getCheckpoint(db, auth, params.child_id, params.video_id) }),
+    async ({ params, auth }) => ({ success: true, checkpoint: await getCheckpoint(db, auth, params.child_id, params.video_id) }),
   );
 
   // PUT from the player; POST because navigator.sendBeacon (used when the page is left) can only POST.
@@ -95,9 +95,9 @@ export function registerAttemptRoutes(ctx: AppContext): void {
         body: checkpointBody,
         errors: { 400: 'invalid field', ...NOT_YOURS },
       },
-      ({ params, body, auth }, req) => ({
+      async ({ params, body, auth }, req) => ({
         success: true,
-        checkpoint: putCheckpoint(db, auth, params.child_id, params.video_id, body, req.session?.companion),
+        checkpoint: await putCheckpoint(db, auth, params.child_id, params.video_id, body, req.session?.companion),
       }),
     );
   }
@@ -112,6 +112,6 @@ export function registerAttemptRoutes(ctx: AppContext): void {
       params: childVideoParams,
       errors: NOT_YOURS,
     },
-    ({ params, auth }) => ({ success: true, deleted: deleteCheckpoint(db, auth, params.child_id, params.video_id) }),
+    async ({ params, auth }) => ({ success: true, deleted: await deleteCheckpoint(db, auth, params.child_id, params.video_id) }),
   );
 }

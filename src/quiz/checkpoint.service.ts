@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { assertChildAccess } from '../accounts/access.js';
 import type { Auth } from '../http/session.js';
 import { AttemptsRepository, type CheckpointRow } from './attempts.repository.js';
@@ -30,12 +30,12 @@ export function checkpointView(c: CheckpointRow) {
   };
 }
 
-export function putCheckpoint(db: Db, auth: Auth, childId: string, videoId: string, input: CheckpointInput, companionInSession?: unknown) {
-  assertQuizTarget(db, auth, childId, videoId);
+export async function putCheckpoint(db: Database, auth: Auth, childId: string, videoId: string, input: CheckpointInput, companionInSession?: unknown) {
+  await assertQuizTarget(db, auth, childId, videoId);
   const answers = (input.details ?? []).map(toAnswer);
   const details = answers.map((a, position) => answerView({ ...a, id: 0, attempt_id: 0, position }));
   const position = input.position_seconds ?? 0;
-  const row = new AttemptsRepository(db).putCheckpoint({
+  const row = await new AttemptsRepository(db).putCheckpoint({
     child_id: childId,
     video_id: videoId,
     position_seconds: position,
@@ -50,26 +50,26 @@ export function putCheckpoint(db: Db, auth: Auth, childId: string, videoId: stri
   return checkpointView(row);
 }
 
-export function getCheckpoint(db: Db, auth: Auth, childId: string, videoId: string) {
-  assertChildAccess(db, auth, childId);
-  const row = new AttemptsRepository(db).checkpoint(childId, videoId);
+export async function getCheckpoint(db: Database, auth: Auth, childId: string, videoId: string) {
+  await assertChildAccess(db, auth, childId);
+  const row = await new AttemptsRepository(db).checkpoint(childId, videoId);
   return row ? checkpointView(row) : null;
 }
 
-export function listCheckpoints(db: Db, auth: Auth, childId: string) {
-  assertChildAccess(db, auth, childId);
-  return new AttemptsRepository(db).checkpoints([childId]).map(checkpointView);
+export async function listCheckpoints(db: Database, auth: Auth, childId: string) {
+  await assertChildAccess(db, auth, childId);
+  return (await new AttemptsRepository(db).checkpoints([childId])).map(checkpointView);
 }
 
-export function deleteCheckpoint(db: Db, auth: Auth, childId: string, videoId: string): boolean {
-  assertChildAccess(db, auth, childId);
+export async function deleteCheckpoint(db: Database, auth: Auth, childId: string, videoId: string): Promise<boolean> {
+  await assertChildAccess(db, auth, childId);
   return new AttemptsRepository(db).deleteCheckpoint(childId, videoId);
 }
 
 /** The resume point of a video (its checkpoint) and the last finished attempt of it. */
-export function videoProgress(db: Db, auth: Auth, childId: string, videoId: string) {
-  const checkpoint = getCheckpoint(db, auth, childId, videoId);
-  const last = new AttemptsRepository(db).attempts({ childIds: [childId], videoId, limit: 1 })[0];
+export async function videoProgress(db: Database, auth: Auth, childId: string, videoId: string) {
+  const checkpoint = await getCheckpoint(db, auth, childId, videoId);
+  const [last] = await new AttemptsRepository(db).attempts({ childIds: [childId], videoId, limit: 1 });
   return {
     success: true as const,
     child_id: childId,

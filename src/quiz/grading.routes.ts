@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import type { AnswerJudge } from '../ai/types.js';
 import { gradeWithJudge } from './grading/judge.js';
 import { GRADING_THRESHOLDS } from './grading/thresholds.js';
-import { JudgeBudget } from './grading/judge-budget.js';
+import { SharedRateLimit } from '../coordination/shared-limits.js';
 import { principalKey } from '../http/session.js';
 import { checkAnswerBody, checkAnswerResponse, configResponse, INTERACTION_MODES } from './quiz.schema.js';
 
@@ -18,7 +18,11 @@ export const PLAYER_SETTINGS = {
 
 export function registerGradingRoutes(ctx: AppContext, judge: () => AnswerJudge | null): void {
   const log = ctx.logger.child({ module: 'quiz' });
-  const budget = new JudgeBudget(ctx.config.AI_JUDGE_MAX_PER_HOUR);
+  // A cost guard for the AI judge: each person may have at most AI_JUDGE_MAX_PER_HOUR borderline
+  // answers judged in a sliding hour; beyond that the offline grade stands (a child is never
+  // refused or kept waiting). In the database (call times only, never answers), so instances agree.
+  const budget = new SharedRateLimit(ctx.db, 'judge', ctx.config.AI_JUDGE_MAX_PER_HOUR, 60 * 60_000);
+  const mayAsk = async (key: string | undefined) => key !== undefined && (await budget.take(key)).allowed;
 
   ctx.api.route(
     {
@@ -33,7 +37,7 @@ export function registerGradingRoutes(ctx: AppContext, judge: () => AnswerJudge 
     },
     async ({ body, auth }) => {
       const input = { expected: body.expected, user: body.user, question: body.question ?? undefined };
-      const result = await gradeWithJudge(input, judge(), ctx.config.AI_JUDGE_TIMEOUT_MS, log, () => budget.take(principalKey(auth)));
+      const result = await gradeWithJudge(input, judge(), ctx.config.AI_JUDGE_TIMEOUT_MS, log, () => mayAsk(principalKey(auth)));
       // Children's answers stay out of info logs.
       log.debug({ status: result.status, similarity: result.similarity }, 'answer graded');
       return result;

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { assertChildAccess, type ChildAccessRow } from '../accounts/access.js';
 import { expertCanSeeVideo } from '../videos/access.js';
 import { badRequest, forbidden, notFound } from '../http/errors.js';
@@ -24,11 +24,11 @@ export interface SavedAttempt {
  * Who may write a child's quiz data for a video: the child must be the caller's (see
  * assertChildAccess) and the video must exist and be in the child's library (admin: any video).
  */
-export function assertQuizTarget(db: Db, auth: Auth, childId: string, videoId: string): { child: ChildAccessRow; title: string } {
-  const child = assertChildAccess(db, auth, childId);
-  const video = new AttemptsRepository(db).video(videoId);
+export async function assertQuizTarget(db: Database, auth: Auth, childId: string, videoId: string): Promise<{ child: ChildAccessRow; title: string }> {
+  const child = await assertChildAccess(db, auth, childId);
+  const video = await new AttemptsRepository(db).video(videoId);
   if (!video) throw notFound(`Video ${videoId} was not found.`, 'video_not_found');
-  if (auth.role !== 'admin' && !expertCanSeeVideo(db, child.expert_id, video.id)) {
+  if (auth.role !== 'admin' && !(await expertCanSeeVideo(db, child.expert_id, video.id))) {
     throw forbidden("This video is not in the child's library.", 'video_not_yours');
   }
   return { child, title: video.title };
@@ -37,9 +37,9 @@ export function assertQuizTarget(db: Db, auth: Auth, childId: string, videoId: s
 export const sessionCompanion = (value: unknown): string | null =>
   typeof value === 'string' && (COMPANIONS as readonly string[]).includes(value) ? value : null;
 
-export function saveQuizScore(db: Db, auth: Auth, input: SaveQuizInput, companionInSession?: unknown): SavedAttempt {
+export async function saveQuizScore(db: Database, auth: Auth, input: SaveQuizInput, companionInSession?: unknown): Promise<SavedAttempt> {
   if (input.checkpoint === true) {
-    const saved = putCheckpoint(db, auth, input.child_id, input.video_id, input, companionInSession);
+    const saved = await putCheckpoint(db, auth, input.child_id, input.video_id, input, companionInSession);
     return {
       success: true,
       attempt_id: null,
@@ -49,7 +49,7 @@ export function saveQuizScore(db: Db, auth: Auth, input: SaveQuizInput, companio
       message: 'Checkpoint saved: the video can be resumed.',
     };
   }
-  const { child, title } = assertQuizTarget(db, auth, input.child_id, input.video_id);
+  const { child, title } = await assertQuizTarget(db, auth, input.child_id, input.video_id);
   const repo = new AttemptsRepository(db);
   const answers = (input.details ?? []).map(toAnswer);
   const graded = answers.filter((a) => a.status !== null);
@@ -59,13 +59,14 @@ export function saveQuizScore(db: Db, auth: Auth, input: SaveQuizInput, companio
   // Nothing graded (passive mode, no question reached): the attempt records watching, not a score.
   const computed = counts.graded > 0 ? Math.round((1000 * (correct + 0.5 * almost)) / counts.graded) / 10 : null;
   const percentage = input.percentage ?? computed;
-  const id = repo.save(
+  const mode = input.interaction_mode ?? (await repo.childMode(child.id)) ?? 'flexible';
+  const id = await repo.save(
     {
       child_id: child.id,
       video_id: input.video_id,
       video_title: title,
       companion: input.companion ?? sessionCompanion(companionInSession),
-      interaction_mode: input.interaction_mode ?? repo.childMode(child.id) ?? 'flexible',
+      interaction_mode: mode,
       percentage,
       total_retries: input.total_retries ?? answers.reduce((sum, a) => sum + a.retries, 0),
       watch_minutes: input.watch_minutes ?? 0,
@@ -127,12 +128,12 @@ export function answerView(r: AnswerRow) {
   };
 }
 
-export function quizScores(db: Db, auth: Auth, childId: string, opts: { videoId?: string; limit?: number }) {
-  assertChildAccess(db, auth, childId);
+export async function quizScores(db: Database, auth: Auth, childId: string, opts: { videoId?: string; limit?: number }) {
+  await assertChildAccess(db, auth, childId);
   const repo = new AttemptsRepository(db);
-  const attempts = repo.attempts({ childIds: [childId], videoId: opts.videoId, limit: opts.limit });
-  const answers = repo.answersByAttempt(attempts.map((a) => a.id));
-  const titles = repo.videoTitles(attempts.map((a) => a.video_id));
+  const attempts = await repo.attempts({ childIds: [childId], videoId: opts.videoId, limit: opts.limit });
+  const answers = await repo.answersByAttempt(attempts.map((a) => a.id));
+  const titles = await repo.videoTitles(attempts.map((a) => a.video_id));
   return {
     success: true as const,
     child_id: childId,

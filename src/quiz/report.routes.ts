@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { assertChildAccess } from '../accounts/access.js';
 import { notFound } from '../http/errors.js';
 import { AttemptsRepository } from './attempts.repository.js';
-import { buildChildReport, loadChildren, summarize, type ChildRow } from './report.service.js';
+import { buildChildReport, loadChildren, summarize, type ChildReport, type ChildRow } from './report.service.js';
 import { childParams, expertReportQuery, reportQuery } from './quiz.schema.js';
 
 /** The three report routes share one builder (report.service.ts). */
@@ -20,10 +20,10 @@ export function registerReportRoutes(ctx: AppContext): void {
       query: reportQuery,
       errors: { 403: "another family's child", 404: 'unknown child' },
     },
-    ({ params, query, auth }) => {
-      assertChildAccess(db, auth, params.child_id);
-      const [child] = loadChildren(db, { childId: params.child_id });
-      return { success: true, ...buildChildReport(db, child!, { videoId: query.video_id, mode: query.mode }) };
+    async ({ params, query, auth }) => {
+      await assertChildAccess(db, auth, params.child_id);
+      const [child] = await loadChildren(db, { childId: params.child_id });
+      return { success: true, ...(await buildChildReport(db, child!, { videoId: query.video_id, mode: query.mode })) };
     },
   );
 
@@ -38,10 +38,10 @@ export function registerReportRoutes(ctx: AppContext): void {
       query: reportQuery,
       errors: { 404: 'unknown child' },
     },
-    ({ params, query, auth }) => {
-      assertChildAccess(db, auth, params.child_id);
-      const [child] = loadChildren(db, { childId: params.child_id });
-      return { success: true, ...buildChildReport(db, child!, { videoId: query.video_id, mode: query.mode }, { includeAttempts: true }) };
+    async ({ params, query, auth }) => {
+      await assertChildAccess(db, auth, params.child_id);
+      const [child] = await loadChildren(db, { childId: params.child_id });
+      return { success: true, ...(await buildChildReport(db, child!, { videoId: query.video_id, mode: query.mode }, { includeAttempts: true })) };
     },
   );
 
@@ -55,25 +55,26 @@ export function registerReportRoutes(ctx: AppContext): void {
       query: expertReportQuery,
       errors: { 403: "a child of another expert", 404: 'unknown child or expert' },
     },
-    ({ query, auth }) => {
+    async ({ query, auth }) => {
       let expertId: string | null = null;
       if (auth.role === 'expert') expertId = auth.expertId;
       else if (query.expert_id) {
-        if (!new AttemptsRepository(db).expertExists(query.expert_id)) {
+        if (!(await new AttemptsRepository(db).expertExists(query.expert_id))) {
           throw notFound(`Expert ${query.expert_id} was not found.`, 'expert_not_found');
         }
         expertId = query.expert_id;
       }
       let children: ChildRow[];
       if (query.child_id) {
-        const child = assertChildAccess(db, auth, query.child_id);
+        const child = await assertChildAccess(db, auth, query.child_id);
         if (expertId && child.expert_id !== expertId) children = [];
-        else children = loadChildren(db, { childId: query.child_id });
+        else children = await loadChildren(db, { childId: query.child_id });
       } else {
-        children = loadChildren(db, expertId ? { expertId } : {});
+        children = await loadChildren(db, expertId ? { expertId } : {});
       }
       const filters = { videoId: query.video_id, mode: query.mode };
-      const reports = children.map((c) => buildChildReport(db, c, filters));
+      const reports: ChildReport[] = [];
+      for (const c of children) reports.push(await buildChildReport(db, c, filters));
       return {
         success: true,
         expert_id: expertId,

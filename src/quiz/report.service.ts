@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { codeReport } from '../code-quiz/report.js';
 import { AttemptsRepository, type AnswerRow, type AttemptRow, type ChildRow } from './attempts.repository.js';
 
@@ -23,15 +23,21 @@ export interface ReportFilters {
 const RECENT_VIDEOS = 10;
 const SCORE_POINTS = 100;
 
-export function loadChildren(db: Db, where: { childId?: string; expertId?: string }): ChildRow[] {
+export async function loadChildren(db: Database, where: { childId?: string; expertId?: string }): Promise<ChildRow[]> {
   return new AttemptsRepository(db).children(where);
 }
 
-export function buildChildReport(db: Db, child: ChildRow, filters: ReportFilters, opts: { includeAttempts?: boolean } = {}) {
+export async function buildChildReport(db: Database, child: ChildRow, filters: ReportFilters, opts: { includeAttempts?: boolean } = {}) {
   const repo = new AttemptsRepository(db);
-  const attempts = repo.attempts({ childIds: [child.id], videoId: filters.videoId, mode: filters.mode });
-  const answers = repo.answersByAttempt(attempts.map((a) => a.id));
-  const titles = repo.videoTitles(attempts.map((a) => a.video_id));
+  const attempts = await repo.attempts({ childIds: [child.id], videoId: filters.videoId, mode: filters.mode });
+  const answers = await repo.answersByAttempt(attempts.map((a) => a.id));
+  const titles = await repo.videoTitles(attempts.map((a) => a.video_id));
+  const checkpoints = (await repo.checkpoints([child.id]))
+    .filter((c) => (!filters.videoId || c.video_id === filters.videoId) && (!filters.mode || c.interaction_mode === filters.mode))
+    .map(checkpointView);
+  // titles of unfinished videos that have no attempt in the figures
+  const checkpointTitles = await repo.videoTitles(checkpoints.map((c) => c.video_id).filter((id) => !titles.has(id)));
+  const code = await codeReport(db, child.id);
   const title = (a: AttemptRow) => titles.get(a.video_id) ?? a.video_title;
   const all = attempts.flatMap((a) => answers.get(a.id) ?? []);
   const scored = attempts.filter((a) => a.percentage !== null);
@@ -98,21 +104,17 @@ export function buildChildReport(db: Db, child: ChildRow, filters: ReportFilters
       percentage: a.percentage as number,
     })),
     /** videos left unfinished (checkpoints): not in the figures above until the attempt is saved */
-    in_progress: repo
-      .checkpoints([child.id])
-      .filter((c) => (!filters.videoId || c.video_id === filters.videoId) && (!filters.mode || c.interaction_mode === filters.mode))
-      .map(checkpointView)
-      .map((c) => ({
-        video_id: c.video_id,
-        title: titles.get(c.video_id) ?? repo.videoTitles([c.video_id]).get(c.video_id) ?? '',
-        position_seconds: c.position_seconds,
-        duration_seconds: c.duration_seconds,
-        watch_minutes: c.watch_minutes,
-        questions_answered: c.details.length,
-        updated_at: c.updated_at,
-      })),
+    in_progress: checkpoints.map((c) => ({
+      video_id: c.video_id,
+      title: titles.get(c.video_id) ?? checkpointTitles.get(c.video_id) ?? '',
+      position_seconds: c.position_seconds,
+      duration_seconds: c.duration_seconds,
+      watch_minutes: c.watch_minutes,
+      questions_answered: c.details.length,
+      updated_at: c.updated_at,
+    })),
     /** code problems of the child's classes: solved, hints used, runs (src/code-quiz/report.ts) */
-    code: codeReport(db, child.id),
+    code,
     answers_to_review: attempts.flatMap((a) =>
       (answers.get(a.id) ?? [])
         .filter((r) => r.status !== null && r.status !== 'correct')
@@ -137,7 +139,7 @@ export function buildChildReport(db: Db, child: ChildRow, filters: ReportFilters
   return { ...report, attempts: attempts.map((a) => attemptView(a, answers.get(a.id) ?? [], titles)) };
 }
 
-export type ChildReport = ReturnType<typeof buildChildReport>;
+export type ChildReport = Awaited<ReturnType<typeof buildChildReport>>;
 
 /** Totals over several children's reports (the expert's overview). */
 export function summarize(reports: ChildReport[]) {

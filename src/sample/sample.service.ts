@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
+import { ExpertsRepository } from '../accounts/experts.repository.js';
+import { assign } from '../videos/assignments.repository.js';
+import { insertSampleVideo, isDeletedVideo, videoExists } from '../videos/videos.repository.js';
 import { safeJoin } from '../http/ids.js';
 import { importReviewedQuestions, type ImportSummary } from '../questions/import.js';
 import { writeQuestionExport } from '../questions/export.js';
@@ -49,7 +52,7 @@ export function readSampleManifest(sampleDir = SAMPLE_DIR): SampleManifest {
  * restarts. No ffmpeg: the files are prebuilt.
  */
 export async function importSample(
-  db: Db,
+  db: Database,
   dataDir: string,
   sampleDir = SAMPLE_DIR,
   assignTo: string | null = null,
@@ -59,7 +62,7 @@ export async function importSample(
   const id = manifest.video_id;
   const videos = safeJoin(dataDir, 'videos');
   const result: SampleImportResult = { video_id: id, deleted: false, assigned_to: null, copied: false, inserted: false, questions: null };
-  if (db.firstSync('SELECT 1 FROM deleted_videos WHERE id = ?', [id])) {
+  if (await isDeletedVideo(db, id)) {
     result.deleted = true;
     return result;
   }
@@ -70,33 +73,28 @@ export async function importSample(
     result.copied = true;
   }
 
-  if (!db.firstSync('SELECT 1 FROM videos WHERE id = ?', [id])) {
+  if (!(await videoExists(db, id))) {
     const payload: unknown = JSON.parse(fs.readFileSync(path.join(sampleDir, 'questions.json'), 'utf8'));
-    db.transactionSync(() => {
-      db.runSync(
-        `INSERT INTO videos (id, title, duration_seconds, video_file, thumbnail_file, subtitle_file, info_file,
-                             frame_count, state, is_sample)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'downloaded', 1)`,
-        [
-          id,
-          manifest.title,
-          manifest.duration_seconds,
-          manifest.files.video,
-          manifest.files.thumbnail,
-          manifest.files.subtitles,
-          manifest.files.info,
-          manifest.frame_count,
-        ],
-      );
-      result.questions = importReviewedQuestions(db, id, payload);
-      if (assignTo && db.firstSync('SELECT 1 FROM experts WHERE id = ?', [assignTo])) {
-        db.runSync('INSERT INTO video_assignments (video_id, expert_id) VALUES (?, ?) ON CONFLICT DO NOTHING', [id, assignTo]);
+    await db.transaction(async (tx) => {
+      await insertSampleVideo(tx, {
+        id,
+        title: manifest.title,
+        durationSeconds: manifest.duration_seconds,
+        videoFile: manifest.files.video,
+        thumbnailFile: manifest.files.thumbnail,
+        subtitleFile: manifest.files.subtitles,
+        infoFile: manifest.files.info,
+        frameCount: manifest.frame_count,
+      });
+      result.questions = await importReviewedQuestions(tx, id, payload);
+      if (assignTo && (await new ExpertsRepository(tx).exists(assignTo))) {
+        await assign(tx, id, assignTo);
         result.assigned_to = assignTo;
       }
     });
     result.inserted = true;
     // the JSON export (question_file in the admin list) is a copy of the database: written after commit
-    if (result.questions) result.questions.file_path = writeQuestionExport(db, dataDir, id).file_path;
+    if (result.questions) result.questions.file_path = (await writeQuestionExport(db, dataDir, id)).file_path;
   }
   return result;
 }

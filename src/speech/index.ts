@@ -84,7 +84,7 @@ export function registerSpeech(ctx: AppContext): void {
     },
     async ({ body, auth }, req, res) => {
       const file = req.file!;
-      const context = transcriber.contextFor(auth, body.video_id, body.segment_start);
+      const context = await transcriber.contextFor(auth, body.video_id, body.segment_start);
       const abort = abortOnClose(res, ctx.shutdownSignal);
       try {
         return await transcriber.transcribe({ path: file.path, originalName: file.originalname, mimeType: file.mimetype }, context, abort.signal, principalKey(auth));

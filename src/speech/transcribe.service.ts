@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type OpenAI from 'openai';
 import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { Auth } from '../http/session.js';
 import { canSeeVideo } from '../videos/access.js';
@@ -37,7 +37,7 @@ export class TranscribeService {
 
   constructor(
     private readonly config: Config,
-    private readonly db: Db,
+    private readonly db: Database,
     readonly local: LocalRecognizer,
     private readonly logger: Logger,
   ) {
@@ -99,9 +99,9 @@ export class TranscribeService {
    * video's other final questions (related). A video the caller cannot see, or without
    * final questions, gives no context; it never fails the request.
    */
-  contextFor(auth: Auth, videoId: string | undefined, segmentStart: number | undefined): AnswerContext {
-    if (!videoId || !canSeeVideo(this.db, auth, videoId)) return EMPTY_CONTEXT;
-    const segments = finalQuestions(this.db, videoId, null);
+  async contextFor(auth: Auth, videoId: string | undefined, segmentStart: number | undefined): Promise<AnswerContext> {
+    if (!videoId || !(await canSeeVideo(this.db, auth, videoId))) return EMPTY_CONTEXT;
+    const segments = await finalQuestions(this.db, videoId, null);
     const focus: string[] = [];
     const related: string[] = [];
     const answers: string[] = [];

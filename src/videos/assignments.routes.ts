@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import type { Auth } from '../http/session.js';
 import { conflict, forbidden, notFound } from '../http/errors.js';
 import { ExpertsRepository } from '../accounts/experts.repository.js';
-import { assign, assignmentsByVideo, claim, claimOwner, expertExists, listClaims, relationsFor, unassign, unclaim } from './assignments.repository.js';
+import { assign, assignmentsByVideo, claim, claimOwner, listClaims, relationsFor, unassign, unclaim } from './assignments.repository.js';
 import { deleteVideo } from './delete.service.js';
 import { libraryItem, loadQuestionCounts } from './library.service.js';
 import { getVideo, listUnclaimedVideos, listVideos, type Video } from './videos.repository.js';
@@ -16,16 +16,17 @@ import { actionResponse, assignmentBody, assignmentParams, assignmentsResponse, 
 export function registerAssignmentRoutes(ctx: AppContext): void {
   const { api, config, db } = ctx;
   const expertOf = (auth: Auth) => (auth.role === 'expert' ? auth.expertId : '');
-  const requireVideo = (id: string): Video => {
-    const v = getVideo(db, id);
+  const experts = new ExpertsRepository(db);
+  const requireVideo = async (id: string): Promise<Video> => {
+    const v = await getVideo(db, id);
     if (!v || v.state !== 'downloaded') throw notFound(`Video ${id} was not found.`, 'video_not_found');
     return v;
   };
   /** A listing as the expert sees it: each video with its question counts and this expert's relation to it. */
-  const expertLibrary = (expertId: string, rows: (expertId: string) => Video[]) => {
-    const counts = loadQuestionCounts(db);
-    const rel = { expertId, ...relationsFor(db, expertId) };
-    const videos = rows(expertId).map((v) => libraryItem(v, counts, rel));
+  const expertLibrary = async (expertId: string, rows: (expertId: string) => Promise<Video[]>) => {
+    const counts = await loadQuestionCounts(db);
+    const rel = { expertId, ...(await relationsFor(db, expertId)) };
+    const videos = (await rows(expertId)).map((v) => libraryItem(v, counts, rel));
     return { success: true, count: videos.length, videos };
   };
 
@@ -64,10 +65,10 @@ export function registerAssignmentRoutes(ctx: AppContext): void {
       response: actionResponse,
       errors: { 404: 'unknown video', 409: 'claimed by another expert' },
     },
-    ({ auth, params }) => {
+    async ({ auth, params }) => {
       const expertId = expertOf(auth);
-      const video = requireVideo(params.video_id);
-      const owner = claim(db, video.id, expertId);
+      const video = await requireVideo(params.video_id);
+      const owner = await claim(db, video.id, expertId);
       if (owner !== expertId) throw conflict('Another expert has already claimed this video.', 'already_claimed');
       return { success: true, message: `You claimed "${video.title}".`, video_id: video.id, expert_id: expertId };
     },
@@ -84,13 +85,13 @@ export function registerAssignmentRoutes(ctx: AppContext): void {
       response: actionResponse,
       errors: { 403: 'claimed by another expert', 404: 'unknown video, or not claimed' },
     },
-    ({ auth, params }) => {
+    async ({ auth, params }) => {
       const expertId = expertOf(auth);
-      const video = requireVideo(params.video_id);
-      const owner = claimOwner(db, video.id);
+      const video = await requireVideo(params.video_id);
+      const owner = await claimOwner(db, video.id);
       if (owner === undefined) throw notFound('This video is not claimed.', 'not_claimed');
       if (owner !== expertId) throw forbidden('This video is claimed by another expert.', 'claimed_by_other');
-      unclaim(db, video.id, expertId);
+      await unclaim(db, video.id, expertId);
       return { success: true, message: `You gave back "${video.title}".`, video_id: video.id, expert_id: expertId };
     },
   );
@@ -104,9 +105,9 @@ export function registerAssignmentRoutes(ctx: AppContext): void {
       access: ['admin'],
       response: assignmentsResponse,
     },
-    () => {
-      const assignments = assignmentsByVideo(db);
-      return { success: true, count: assignments.length, assignments, claims: listClaims(db), experts: new ExpertsRepository(db).options() };
+    async () => {
+      const assignments = await assignmentsByVideo(db);
+      return { success: true, count: assignments.length, assignments, claims: await listClaims(db), experts: await experts.options() };
     },
   );
 
@@ -138,10 +139,10 @@ export function registerAssignmentRoutes(ctx: AppContext): void {
       response: actionResponse,
       errors: { 404: 'unknown video or expert' },
     },
-    ({ body }) => {
-      const video = requireVideo(body.video_id);
-      if (!expertExists(db, body.expert_id)) throw notFound(`Expert ${body.expert_id} was not found.`, 'expert_not_found');
-      const created = assign(db, video.id, body.expert_id);
+    async ({ body }) => {
+      const video = await requireVideo(body.video_id);
+      if (!(await experts.exists(body.expert_id))) throw notFound(`Expert ${body.expert_id} was not found.`, 'expert_not_found');
+      const created = await assign(db, video.id, body.expert_id);
       const message = created ? `"${video.title}" is assigned to ${body.expert_id}.` : `"${video.title}" was already assigned to ${body.expert_id}.`;
       return { success: true, message, video_id: video.id, expert_id: body.expert_id };
     },
@@ -158,8 +159,8 @@ export function registerAssignmentRoutes(ctx: AppContext): void {
       response: actionResponse,
       errors: { 404: 'no such assignment' },
     },
-    ({ params }) => {
-      if (!unassign(db, params.video_id, params.expert_id)) throw notFound('This video is not assigned to that expert.', 'assignment_not_found');
+    async ({ params }) => {
+      if (!(await unassign(db, params.video_id, params.expert_id))) throw notFound('This video is not assigned to that expert.', 'assignment_not_found');
       return { success: true, message: 'Assignment removed.', video_id: params.video_id, expert_id: params.expert_id };
     },
   );

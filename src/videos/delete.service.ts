@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { conflict, notFound } from '../http/errors.js';
 import { videoDir, videosRoot } from '../pipeline/paths.js';
 import { mediaStore } from '../storage/index.js';
 import { videoPrefix } from '../storage/keys.js';
-import { getVideo } from './videos.repository.js';
+import { deleteVideoRows, getVideo, lockHolder } from './videos.repository.js';
 
 export interface DeletedVideo {
   video_id: string;
@@ -28,23 +28,16 @@ export interface DeletedVideo {
  * after the commit, so a failed delete never leaves a row without its files. Refused (409)
  * while a download or frame extraction of the video runs.
  */
-export async function deleteVideo(db: Db, config: Config, videoId: string): Promise<DeletedVideo> {
-  const result = db.transactionSync(() => {
-    const video = getVideo(db, videoId);
+export async function deleteVideo(db: Database, config: Config, videoId: string): Promise<DeletedVideo> {
+  const result = await db.transaction(async (tx) => {
+    const video = await getVideo(tx, videoId);
     if (!video) throw notFound(`Video ${videoId} was not found.`, 'video_not_found');
-    const busy = db.firstSync<{ kind: string }>('SELECT kind FROM video_locks WHERE key = ?', [`video:${videoId}`]);
+    const busy = await lockHolder(tx, `video:${videoId}`);
     if (busy || video.state === 'downloading') {
-      throw conflict(`"${video.title}" is busy (${busy?.kind ?? 'download'} running); delete it when that has finished.`, 'video_busy');
+      throw conflict(`"${video.title}" is busy (${busy ?? 'download'} running); delete it when that has finished.`, 'video_busy');
     }
-    const attempts = db.firstSync<{ n: number }>('SELECT count(*) AS n FROM quiz_attempts WHERE video_id = ?', [videoId])!.n;
-    const checkpoints = db.runSync('DELETE FROM quiz_checkpoints WHERE video_id = ?', [videoId]).changes;
-    db.runSync('DELETE FROM videos WHERE id = ?', [videoId]);
-    db.runSync(
-      `INSERT INTO deleted_videos (id, title, is_sample) VALUES (?, ?, ?)
-       ON CONFLICT(id) DO UPDATE SET title = excluded.title, is_sample = excluded.is_sample, deleted_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
-      [videoId, video.title, video.isSample ? 1 : 0],
-    );
-    return { video_id: videoId, title: video.title, is_sample: video.isSample, attempts_kept: attempts, checkpoints_removed: checkpoints };
+    const removed = await deleteVideoRows(tx, video);
+    return { video_id: videoId, title: video.title, is_sample: video.isSample, attempts_kept: removed.attempts, checkpoints_removed: removed.checkpoints };
   });
   try {
     await mediaStore(config).deletePrefix(videoPrefix(videoId));

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import { VIDEO_ID_RE } from '../http/ids.js';
 import { checkDownloadUrl, URL_HINT } from '../pipeline/download-url.js';
@@ -37,7 +37,7 @@ export interface DownloadResult {
 
 export interface DownloadDeps {
   config: Config;
-  db: Db;
+  db: Database;
   logger: Logger;
   signal?: AbortSignal;
   /** 0..1 with a short text, as yt-dlp reports it */
@@ -63,8 +63,8 @@ export async function downloadVideo(deps: DownloadDeps, rawUrl: string): Promise
   if (!checked.ok) return invalidUrlResult(checked.reason);
 
   const locks: HeldLock[] = [];
-  const take = (key: string) => {
-    const r = tryLock(db, key, 'download');
+  const take = async (key: string) => {
+    const r = await tryLock(db, key, 'download');
     if (!r.ok) {
       const what = r.heldBy === 'frames' ? 'Frames of this video are being extracted' : 'This video is already being downloaded';
       throw new DownloadFailure(classified('download_in_progress', `${what}; try again when it has finished.`));
@@ -78,15 +78,15 @@ export async function downloadVideo(deps: DownloadDeps, rawUrl: string): Promise
   let insertedRow = false;
 
   try {
-    take(checked.videoId ? `video:${checked.videoId}` : `url:${crypto.createHash('sha256').update(checked.url).digest('hex').slice(0, 32)}`);
+    await take(checked.videoId ? `video:${checked.videoId}` : `url:${crypto.createHash('sha256').update(checked.url).digest('hex').slice(0, 32)}`);
     fs.mkdirSync(workDir, { recursive: true });
-    const onInfo = (info: VideoInfo) => {
+    const onInfo = async (info: VideoInfo) => {
       const id = localVideoId(info, checked.platform);
       if (videoId === id) return; // a retry with another player client
       videoId = id;
       deps.onVideo?.(id);
-      if (!locks.some((l) => l.key === `video:${id}`)) take(`video:${id}`);
-      insertedRow = insertDownloading(db, { id, title: info.title, sourceUrl: checked.url });
+      if (!locks.some((l) => l.key === `video:${id}`)) await take(`video:${id}`);
+      insertedRow = await insertDownloading(db, { id, title: info.title, sourceUrl: checked.url });
     };
     const tools: MediaTools = { ffmpeg: config.FFMPEG_PATH, ffprobe: config.FFPROBE_PATH, logger: log, signal: deps.signal };
     const dl = await ytdlpDownload(
@@ -113,7 +113,7 @@ export async function downloadVideo(deps: DownloadDeps, rawUrl: string): Promise
     log.info({ videoId: id, auth: dl.authSource, clients: dl.playerClients }, 'video downloaded');
     return result;
   } catch (err) {
-    if (videoId && insertedRow) deleteIfDownloading(db, videoId);
+    if (videoId && insertedRow) await deleteIfDownloading(db, videoId);
     if (!(err instanceof DownloadFailure)) {
       const f = mediaFailure(err);
       if (!f) throw err;
@@ -132,7 +132,7 @@ export async function downloadVideo(deps: DownloadDeps, rawUrl: string): Promise
     };
   } finally {
     removeQuietly(workDir);
-    for (const l of locks) releaseLock(db, l);
+    for (const l of locks) await releaseLock(db, l);
   }
 }
 
@@ -159,7 +159,7 @@ async function finishDownload(deps: DownloadDeps, tools: MediaTools, id: string,
   // into the store: the new files replace the old ones one by one (each a rename on disk, a
   // whole-object write in a bucket)
   const store = mediaStore(config);
-  const previous = getVideo(db, id);
+  const previous = await getVideo(db, id);
   const names = fs.readdirSync(staged);
   try {
     for (const name of names) await store.putFile(videoKey(id, name), path.join(staged, name), { move: true });
@@ -170,7 +170,7 @@ async function finishDownload(deps: DownloadDeps, tools: MediaTools, id: string,
     throw new DownloadFailure(classified('download_failed', `The video was downloaded but could not be stored: ${err.message}`), dl.authSource, dl.playerClients);
   }
   const thumbnailName = names.includes('thumbnail.jpg') ? 'thumbnail.jpg' : null;
-  saveDownloaded(db, {
+  await saveDownloaded(db, {
     id,
     title: dl.info.title,
     durationSeconds: duration,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import { conflict, notFound, serviceUnavailable, AppError } from '../http/errors.js';
 import { removeQuietly, tempSibling } from '../pipeline/files.js';
@@ -15,7 +15,7 @@ import { getVideo, releaseLock, setFrameCount, tryLock, type Video } from './vid
 
 export interface FrameDeps {
   config: Config;
-  db: Db;
+  db: Database;
   logger: Logger;
   signal?: AbortSignal;
   /** 0..1 of the video read by ffmpeg */
@@ -46,7 +46,7 @@ export async function extractFrames(deps: FrameDeps, videoId: string): Promise<F
   const { video, key } = await frameSource(deps, videoId);
   const store = mediaStore(config);
 
-  const lock = tryLock(db, `video:${videoId}`, 'frames');
+  const lock = await tryLock(db, `video:${videoId}`, 'frames');
   if (!lock.ok) {
     throw conflict(
       lock.heldBy === 'frames' ? 'Frames of this video are already being extracted.' : 'This video is being downloaded; extract frames when it has finished.',
@@ -71,7 +71,7 @@ export async function extractFrames(deps: FrameDeps, videoId: string): Promise<F
     writeManifests(tmpDir, manifest);
 
     await store.replacePrefix(framesPrefix(videoId), tmpDir, [FRAMES_JSON, FRAMES_CSV]);
-    setFrameCount(db, videoId, manifest.count);
+    await setFrameCount(db, videoId, manifest.count);
     log.info({ videoId, count: manifest.count }, 'frames extracted');
     return { videoId, outputDir: store.location(framesPrefix(videoId)), files: names.map((n) => store.location(frameKey(videoId, n))), count: manifest.count, manifest };
   } catch (err) {
@@ -91,7 +91,7 @@ export async function extractFrames(deps: FrameDeps, videoId: string): Promise<F
         // not empty (the questions export) or already gone
       }
     }
-    releaseLock(db, lock.lock);
+    await releaseLock(db, lock.lock);
   }
 }
 
@@ -100,7 +100,7 @@ export async function extractFrames(deps: FrameDeps, videoId: string): Promise<F
  * (also checked before a frames job is queued): 404 unknown video or missing file, 409 still downloading.
  */
 export async function frameSource(deps: Pick<FrameDeps, 'config' | 'db'>, videoId: string): Promise<{ video: Video; key: string }> {
-  const video = getVideo(deps.db, videoId);
+  const video = await getVideo(deps.db, videoId);
   if (!video) throw notFound(`Video ${videoId} was not found.`, 'video_not_found');
   if (video.state !== 'downloaded' || !video.videoFile) throw conflict('This video is still downloading; extract its frames when the download has finished.', 'video_not_ready');
   const key = videoKey(videoId, video.videoFile);

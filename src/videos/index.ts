@@ -9,18 +9,17 @@ import { registerAssignmentRoutes } from './assignments.routes.js';
 import { registerLibraryRoutes } from './library.routes.js';
 import { registerMediaRoutes } from './media.routes.js';
 import { registerPipelineRoutes } from './pipeline.routes.js';
-import { registerPipelineJobs } from './pipeline.jobs.js';
+import type { JobHandlerContext } from './pipeline.jobs.js';
 import { clearLocks, removeInterruptedDownloads } from './videos.repository.js';
 
 /** Videos: download and frames (admin), the lists every role sees, assignments and claims, media files. */
 export function registerVideos(ctx: AppContext): void {
-  // downloads and extractions run as jobs: ctx.jobs cancels them when the server shuts down
-  registerPipelineJobs(ctx);
+  // downloads and extractions run as jobs: their handlers and the start-up recovery are in
+  // pipeline.jobs.ts, registered by the process that works jobs (src/jobs/handlers.ts)
   registerPipelineRoutes(ctx);
   registerLibraryRoutes(ctx);
   registerAssignmentRoutes(ctx);
   registerMediaRoutes(ctx);
-  ctx.onStart(() => recoverAfterRestart(ctx));
   // the media store's connections (S3 client) go with the app
   ctx.onClose(() => closeMediaStore(ctx.config));
 }
@@ -31,10 +30,10 @@ export function registerVideos(ctx: AppContext): void {
  * `videos/<id>/.frames*`). Temp work happens under DATA_DIR even with a bucket, so this sweep
  * covers it; objects a first download may have put before its row was saved are removed too.
  */
-async function recoverAfterRestart(ctx: AppContext): Promise<void> {
-  clearLocks(ctx.db);
+export async function recoverAfterRestart(ctx: JobHandlerContext): Promise<void> {
+  await clearLocks(ctx.db);
   const root = videosRoot(ctx.config.dataDir);
-  const interrupted = removeInterruptedDownloads(ctx.db);
+  const interrupted = await removeInterruptedDownloads(ctx.db);
   const store = mediaStore(ctx.config);
   if (store.kind !== 'local') {
     for (const id of interrupted) await store.deletePrefix(videoPrefix(id)).catch((err: Error) => ctx.logger.warn({ videoId: id, err: err.message }, 'could not remove objects of an interrupted download'));

@@ -27,9 +27,9 @@ export function registerLibraryRoutes(ctx: AppContext): void {
       query: z.object({ include_without_frames: queryBool }),
       response: adminVideosResponse,
     },
-    ({ query }) => {
-      const counts = loadQuestionCounts(db);
-      const videos = listVideos(db, { withFramesOnly: !query.include_without_frames }).map((v) => adminItem(v, counts, config.dataDir, mediaStore(config)));
+    async ({ query }) => {
+      const counts = await loadQuestionCounts(db);
+      const videos = (await listVideos(db, { withFramesOnly: !query.include_without_frames })).map((v) => adminItem(v, counts, config.dataDir, mediaStore(config)));
       return { success: true, count: videos.length, videos, message: videos.length === 0 ? 'No videos yet.' : `${videos.length} video(s).` };
     },
   );
@@ -43,9 +43,9 @@ export function registerLibraryRoutes(ctx: AppContext): void {
       access: ['admin', 'expert'],
       response: videosListResponse,
     },
-    ({ auth }) => {
-      const counts = loadQuestionCounts(db);
-      const videos = listVideos(db, visibleTo(auth)).map((v) => listItem(v, counts));
+    async ({ auth }) => {
+      const counts = await loadQuestionCounts(db);
+      const videos = (await listVideos(db, visibleTo(auth))).map((v) => listItem(v, counts));
       return { success: true, videos, message: videos.length === 0 ? 'No videos yet.' : `${videos.length} video(s).` };
     },
   );
@@ -59,8 +59,8 @@ export function registerLibraryRoutes(ctx: AppContext): void {
       access: ['admin', 'expert', 'child'],
       response: kidsVideosResponse,
     },
-    ({ auth }) => {
-      const videos = listVideos(db, visibleTo(auth)).map(kidsItem);
+    async ({ auth }) => {
+      const videos = (await listVideos(db, visibleTo(auth))).map(kidsItem);
       return { success: true, count: videos.length, videos };
     },
   );
@@ -82,10 +82,10 @@ export function registerLibraryRoutes(ctx: AppContext): void {
       }),
       errors: { 403: 'the child is not in your family', 404: 'unknown child' },
     },
-    ({ auth, params }) => {
-      const child = assertChildAccess(db, auth, params.child_id);
-      const counts = loadQuestionCounts(db);
-      const videos = listVideos(db, { expertId: child.expert_id }).map((v) => {
+    async ({ auth, params }) => {
+      const child = await assertChildAccess(db, auth, params.child_id);
+      const counts = await loadQuestionCounts(db);
+      const videos = (await listVideos(db, { expertId: child.expert_id })).map((v) => {
         const lib = libraryItem(v, counts);
         return {
           ...kidsItem(v),

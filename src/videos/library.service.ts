@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import type { MediaStore } from '../storage/media-store.js';
 import { LocalMediaStore } from '../storage/local.store.js';
 import { framesPrefix } from '../storage/keys.js';
@@ -16,7 +16,7 @@ import type { Video } from './videos.repository.js';
  */
 export type QuestionCounts = Map<string, { generated: number; final: number }>;
 
-export const loadQuestionCounts = (db: Db): QuestionCounts => questionCountsByVideo(db);
+export const loadQuestionCounts = async (db: Database): Promise<QuestionCounts> => questionCountsByVideo(db);
 
 const countsOf = (counts: QuestionCounts, id: string) => counts.get(id) ?? { generated: 0, final: 0 };
 

@@ -25,13 +25,13 @@ export function registerMediaRoutes(ctx: AppContext): void {
   const { app, config, db } = ctx;
   const store = mediaStore(config);
 
-  const authorize = (req: Request): Video => {
+  const authorize = async (req: Request): Promise<Video> => {
     const id = String(req.params.video_id ?? '');
     if (!VIDEO_ID_RE.test(id)) throw badRequest('This is not a valid video id.', undefined, 'invalid_video_id');
     const auth = currentAuth(req);
     if (auth.role === 'anonymous') throw unauthorized();
-    assertVideoAccess(db, auth, id);
-    const video = getVideo(db, id);
+    await assertVideoAccess(db, auth, id);
+    const video = await getVideo(db, id);
     if (!video || video.state !== 'downloaded') throw notFound(`Video ${id} was not found.`, 'video_not_found');
     return video;
   };
@@ -39,7 +39,7 @@ export function registerMediaRoutes(ctx: AppContext): void {
   const file =
     (pick: (v: Video) => string | null, what: string): RequestHandler =>
     async (req, res, next) => {
-      const video = authorize(req);
+      const video = await authorize(req);
       const name = pick(video);
       if (!name) throw notFound(`This video has no ${what}.`, `${what}_not_found`);
       await send(req, res, next, store, videoKey(video.id, name), what);
@@ -49,7 +49,7 @@ export function registerMediaRoutes(ctx: AppContext): void {
   app.get('/media/videos/:video_id/thumbnail', file((v) => v.thumbnailFile, 'thumbnail'));
   app.get('/media/videos/:video_id/subtitles', file((v) => v.subtitleFile, 'subtitles'));
   app.get('/media/videos/:video_id/frames/:file', async (req, res, next) => {
-    const video = authorize(req);
+    const video = await authorize(req);
     const name = String(req.params.file ?? '');
     if (!FRAME_FILE_RE.test(name) && name !== FRAMES_JSON && name !== FRAMES_CSV) throw badRequest('This is not a frame file name.', undefined, 'invalid_frame_file');
     await send(req, res, next, store, frameKey(video.id, name), 'frame');

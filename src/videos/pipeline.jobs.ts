@@ -4,6 +4,10 @@ import { AppError } from '../http/errors.js';
 import type { Job, Json } from '../jobs/jobs.types.js';
 import { downloadVideo, type DownloadResult } from './download.service.js';
 import { extractFrames, type FrameExtraction } from './frames.service.js';
+import { recoverAfterRestart } from './index.js';
+
+/** What job handlers get: the app's dependencies and its queue, without the HTTP parts (a worker has none). */
+export type JobHandlerContext = Pick<AppContext, 'config' | 'db' | 'logger' | 'jobs' | 'onStart'>;
 
 /** What a download job is enqueued with. */
 export const downloadJobInput = z.object({ url: z.string().min(1) });
@@ -14,10 +18,20 @@ const frameFailure = z.object({ status: z.number().int(), error: z.string(), mes
 /**
  * The job handlers behind POST /api/download and POST /api/frames/{video_id}: the services run
  * with the job's abort signal (cancel kills their process group and removes partial files) and
- * report progress through the job.
+ * report progress through the job. Registered only by a process that works jobs (the embedded
+ * web instance, or `npm run worker`), which also sweeps what a killed predecessor left behind.
  */
-export function registerPipelineJobs(ctx: AppContext): void {
+export function registerPipelineJobs(ctx: JobHandlerContext): void {
   const { config, db, logger, jobs } = ctx;
+  ctx.onStart(async () => {
+    await jobs.recover();
+    // a job still running belongs to a live worker elsewhere: its locks, rows and temp dirs are not leftovers
+    if ((await jobs.list({ state: 'running', limit: 1 })).length) {
+      logger.warn('other workers are running jobs: the start-up cleanup of interrupted downloads is skipped');
+      return;
+    }
+    recoverAfterRestart(ctx);
+  });
 
   jobs.handle('download', async (run) => {
     const { url } = downloadJobInput.parse(run.job.input);

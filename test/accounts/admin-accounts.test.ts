@@ -18,10 +18,10 @@ describe('POST /api/admin/experts', () => {
     const res = await admin.post('/api/admin/experts').send(validExpert);
     expect(res.status).toBe(200);
     expect(res.body.expert).toMatchObject({ expert_id: 'ms-lee', display_name: 'Ms Lee', active: true });
-    expect(t.db.firstSync('SELECT * FROM experts WHERE id = ?', ['ms-lee'])).toBeTruthy();
-    const parents = t.db.allSync<{ is_default: number }>('SELECT is_default FROM parents WHERE expert_id = ?', ['ms-lee']);
+    expect(await t.db.first('SELECT * FROM experts WHERE id = ?', ['ms-lee'])).toBeTruthy();
+    const parents = await t.db.all<{ is_default: number }>('SELECT is_default FROM parents WHERE expert_id = ?', ['ms-lee']);
     expect(parents).toEqual([{ is_default: 1 }]);
-    const code = t.db.firstSync<{ code_hash: string; code_enc: string }>("SELECT * FROM access_codes WHERE owner_id = 'ms-lee'");
+    const code = await t.db.first<{ code_hash: string; code_enc: string }>("SELECT * FROM access_codes WHERE owner_id = 'ms-lee'");
     expect(code!.code_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(code!.code_enc).not.toContain('garden-42');
     await loginExpert(t.agent(), 'garden-42');
@@ -41,7 +41,7 @@ describe('POST /api/admin/experts', () => {
     expect(res.status).toBe(400);
     expect(res.body.success).toBe(false);
     expect(res.body.message).toMatch(message);
-    expect(t.db.firstSync('SELECT count(*) AS n FROM experts')).toEqual({ n: 0 });
+    expect(await t.db.first('SELECT count(*) AS n FROM experts')).toEqual({ n: 0 });
   });
 
   it('answers 409 for a duplicate id or a code another account uses, and stores nothing', async () => {
@@ -51,8 +51,8 @@ describe('POST /api/admin/experts', () => {
     const sameCode = await admin.post('/api/admin/experts').send({ ...validExpert, expert_id: 'mr-b' });
     expect(sameCode.status).toBe(409);
     expect(sameCode.body.error).toBe('code_taken');
-    expect(t.db.firstSync("SELECT count(*) AS n FROM experts WHERE id = 'mr-b'")).toEqual({ n: 0 });
-    expect(t.db.firstSync("SELECT count(*) AS n FROM parents WHERE expert_id = 'mr-b'")).toEqual({ n: 0 });
+    expect(await t.db.first("SELECT count(*) AS n FROM experts WHERE id = 'mr-b'")).toEqual({ n: 0 });
+    expect(await t.db.first("SELECT count(*) AS n FROM parents WHERE expert_id = 'mr-b'")).toEqual({ n: 0 });
   });
 });
 
@@ -91,9 +91,9 @@ describe('DELETE /api/admin/experts/{expert_id}', () => {
     expect((await admin.delete(`/api/admin/children/${fam.child.child_id}`)).status).toBe(200);
     const res = await admin.delete(`/api/admin/experts/${fam.expert.expert_id}`);
     expect(res.status).toBe(200);
-    expect(t.db.firstSync('SELECT count(*) AS n FROM children')).toEqual({ n: 0 });
-    expect(t.db.firstSync('SELECT count(*) AS n FROM parents')).toEqual({ n: 0 });
-    expect(t.db.firstSync('SELECT count(*) AS n FROM access_codes')).toEqual({ n: 0 });
+    expect(await t.db.first('SELECT count(*) AS n FROM children')).toEqual({ n: 0 });
+    expect(await t.db.first('SELECT count(*) AS n FROM parents')).toEqual({ n: 0 });
+    expect(await t.db.first('SELECT count(*) AS n FROM access_codes')).toEqual({ n: 0 });
     expect((await admin.delete(`/api/admin/experts/${fam.expert.expert_id}`)).status).toBe(404);
   });
 });
@@ -106,7 +106,7 @@ describe('children', () => {
     const child = res.body.child;
     expect(child).toMatchObject({ first_name: 'Ana', last_name: '', icon_key: 'star', interaction_mode: 'flexible', active: true });
     expect(child.child_id).toMatch(/^\d{6}$/);
-    const def = t.db.firstSync<{ id: string }>('SELECT id FROM parents WHERE expert_id = ? AND is_default = 1', [e.expert_id]);
+    const def = await t.db.first<{ id: string }>('SELECT id FROM parents WHERE expert_id = ? AND is_default = 1', [e.expert_id]);
     expect(child.parent_id).toBe(def!.id);
   });
 
@@ -144,7 +144,7 @@ describe('children', () => {
     // the same experts, in the same order, as GET /api/admin/experts and the database
     const experts = (await admin.get('/api/admin/experts')).body.experts as { expert_id: string; display_name: string; active: boolean }[];
     expect(res.body.experts).toEqual(experts.map((e) => ({ expert_id: e.expert_id, display_name: e.display_name, is_active: e.active })));
-    expect(res.body.experts.length).toBe(t.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM experts')!.n);
+    expect(res.body.experts.length).toBe((await t.db.first<{ n: number }>('SELECT count(*) AS n FROM experts'))!.n);
     // a filtered children list still offers every expert
     expect((await admin.get(`/api/admin/children?expert_id=${b.expert_id}`)).body).toMatchObject({ count: 0, children: [], experts: res.body.experts });
   });
@@ -167,7 +167,7 @@ describe('children', () => {
     expect(upd.body.child).toMatchObject({ interaction_mode: 'strict', icon_key: 'pig', last_name: 'Ray' });
     const unlinked = await admin.post(`/api/admin/children/${id}/unlink`);
     expect(unlinked.body.child.parent_id).toBeNull();
-    expect(t.db.firstSync<{ parent_id: string | null }>('SELECT parent_id FROM children WHERE id = ?', [id])!.parent_id).toBeNull();
+    expect((await t.db.first<{ parent_id: string | null }>('SELECT parent_id FROM children WHERE id = ?', [id]))!.parent_id).toBeNull();
     expect((await admin.put(`/api/admin/children/${id}`).send({ nickname: 'x' })).status).toBe(400);
     expect((await admin.delete(`/api/admin/children/${id}`)).status).toBe(200);
     expect((await admin.delete(`/api/admin/children/${id}`)).status).toBe(404);

@@ -27,7 +27,7 @@ describe('secrets at rest', () => {
         for (const s of secrets) expect(bytes.includes(Buffer.from(s)), `${s} found in ${file}`).toBe(false);
       }
       // the demo seed's codes are hashed too (only printed once at start)
-      const rows = t.db.allSync<{ code_hash: string; code_enc: string }>('SELECT code_hash, code_enc FROM access_codes');
+      const rows = await t.db.all<{ code_hash: string; code_enc: string }>('SELECT code_hash, code_enc FROM access_codes');
       expect(rows.length).toBeGreaterThanOrEqual(4);
       for (const r of rows) expect(r.code_hash).toMatch(/^[0-9a-f]{64}$/);
     } finally {

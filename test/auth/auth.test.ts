@@ -59,7 +59,7 @@ describe('rate limiting of logins', () => {
     expect(locked.status).toBe(429);
     expect(locked.body.message).toMatch(/too many/i);
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
-    const row = t.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM login_throttle WHERE locked_until > 0');
+    const row = await t.db.first<{ n: number }>('SELECT count(*) AS n FROM login_throttle WHERE locked_until > 0');
     expect(row!.n).toBeGreaterThan(0);
   });
 
@@ -151,7 +151,7 @@ describe('POST /api/verify-password as multipart/form-data (what a browser FormD
     expect(res.body).toEqual({ success: true, redirect: '/admin', message: expect.any(String) });
     expect((await agent.get('/api/admin/experts')).status).toBe(200);
     // the session is stored in the database like any other login
-    const sessions = t.db.allSync<{ sess: string }>('SELECT sess FROM sessions').map((r) => JSON.parse(r.sess));
+    const sessions = (await t.db.all<{ sess: string }>('SELECT sess FROM sessions')).map((r) => JSON.parse(r.sess));
     expect(sessions.some((s) => s.role === 'admin')).toBe(true);
   });
 

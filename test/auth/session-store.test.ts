@@ -19,7 +19,7 @@ describe('SqliteSessionStore', () => {
     const stale = { cookie: { ...cookie, expires: new Date(Date.now() + 120_000) }, role: 'child', parentId: 'p_1', expertId: 'e' };
     await set({ cookie, role: 'child', parentId: 'p_1', expertId: 'e', childId: '123456' });
     await new Promise<void>((r) => store.touch('sid-1', stale as never, () => r()));
-    const row = t.db.firstSync<{ sess: string; expires_at: number }>('SELECT sess, expires_at FROM sessions WHERE sid = ?', ['sid-1'])!;
+    const row = (await t.db.first<{ sess: string; expires_at: number }>('SELECT sess, expires_at FROM sessions WHERE sid = ?', ['sid-1']))!;
     expect(JSON.parse(row.sess).childId).toBe('123456');
     expect(row.expires_at).toBe(stale.cookie.expires.getTime());
   });
@@ -27,7 +27,7 @@ describe('SqliteSessionStore', () => {
   it('touch does not revive a destroyed session', async () => {
     const store = new SqliteSessionStore(t.db, 60_000);
     await new Promise<void>((r) => store.touch('gone', { cookie: { originalMaxAge: 1 } } as never, () => r()));
-    expect(t.db.firstSync('SELECT 1 FROM sessions WHERE sid = ?', ['gone'])).toBeUndefined();
+    expect(await t.db.first('SELECT 1 AS one FROM sessions WHERE sid = ?', ['gone'])).toBeUndefined();
   });
 
   it('a slow request that started before the profile pick does not undo it', async () => {

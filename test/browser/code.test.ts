@@ -81,8 +81,8 @@ describe('the code quiz in a browser (no provider key)', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, 'child-code-page.png'), fullPage: true });
 
     // the database holds the hint, the pick and the passing run
-    expect(t.db.firstSync('SELECT suggestion, choice_correct FROM suggestion_events WHERE child_id = ?', [fam.child.child_id])).toEqual({ suggestion: '    print(i)', choice_correct: 1 });
-    expect(t.db.firstSync('SELECT status, passed, total FROM runs WHERE child_id = ?', [fam.child.child_id])).toEqual({ status: 'passed', passed: 3, total: 3 });
+    expect(await t.db.first('SELECT suggestion, choice_correct FROM suggestion_events WHERE child_id = ?', [fam.child.child_id])).toEqual({ suggestion: '    print(i)', choice_correct: 1 });
+    expect(await t.db.first('SELECT status, passed, total FROM runs WHERE child_id = ?', [fam.child.child_id])).toEqual({ status: 'passed', passed: 3, total: 3 });
 
     // the teacher's class page shows the event and the run
     const teacher = await browser.newContext();
@@ -120,8 +120,8 @@ describe("the teacher's code pages in a browser", () => {
     await expect.poll(() => card.count(), WAIT).toBe(1);
     await card.getByRole('button', { name: /Add child/ }).click();
     await expect.poll(() => card.locator('.enrolled li').count(), WAIT).toBe(1);
-    const created = t.db.firstSync<{ id: number }>("SELECT id FROM classes WHERE name = 'Friday coders'")!;
-    expect(t.db.allSync('SELECT child_id FROM class_enrolments WHERE class_id = ?', [created.id])).toEqual([{ child_id: fam.child.child_id }]);
+    const created = (await t.db.first<{ id: number }>("SELECT id FROM classes WHERE name = 'Friday coders'"))!;
+    expect(await t.db.all('SELECT child_id FROM class_enrolments WHERE class_id = ?', [created.id])).toEqual([{ child_id: fam.child.child_id }]);
 
     await card.getByRole('link', { name: 'Friday coders' }).click();
     await page.getByRole('button', { name: 'New problem' }).click();
@@ -136,13 +136,13 @@ describe("the teacher's code pages in a browser", () => {
     await page.getByRole('button', { name: 'Save problem' }).click();
     // 2 + 2 = 4 passes test 2 but 3 + 2 = 5 fails test 1
     await expect.poll(() => page.textContent('#problem-status'), WAIT).toContain('fails test 1');
-    expect(t.db.allSync('SELECT * FROM code_problems WHERE class_id = ?', [created.id])).toEqual([]);
+    expect(await t.db.all('SELECT * FROM code_problems WHERE class_id = ?', [created.id])).toEqual([]);
 
     await page.fill('#p-solution', 'n = int(input())\nprint(n * 2)\n');
     await page.getByRole('button', { name: 'Save problem' }).click();
     await expect.poll(() => page.locator('#problems tbody tr').count(), WAIT).toBe(1);
     expect(await page.textContent('#problems')).toContain('Double it');
-    expect(t.db.firstSync('SELECT title, solution FROM code_problems WHERE class_id = ?', [created.id])).toEqual({ title: 'Double it', solution: 'n = int(input())\nprint(n * 2)\n' });
+    expect(await t.db.first('SELECT title, solution FROM code_problems WHERE class_id = ?', [created.id])).toEqual({ title: 'Double it', solution: 'n = int(input())\nprint(n * 2)\n' });
     expect(errors).toEqual([]);
     await teacher.close();
   });

@@ -16,14 +16,14 @@ beforeAll(async () => {
   t = await startTestApp({ SAMPLE_IMPORT: 'true' });
   family = await createFamily(t, { first_name: 'Ada', icon_key: 'owl', interaction_mode: 'passive' });
   // the sample reaches a family through its expert, like any library video
-  t.db.runSync('INSERT INTO video_assignments (video_id, expert_id) SELECT id, ? FROM videos WHERE is_sample = 1', [family.expert.expert_id]);
-  const row = t.db.firstSync<{ id: string }>('SELECT id FROM videos WHERE is_sample = 1');
+  await t.db.run('INSERT INTO video_assignments (video_id, expert_id) SELECT id, ? FROM videos WHERE is_sample = 1', [family.expert.expert_id]);
+  const row = await t.db.first<{ id: string }>('SELECT id FROM videos WHERE is_sample = 1');
   expect(row).toBeDefined();
   sampleId = row!.id;
   // a video that only another expert may see
-  t.db.runSync("INSERT INTO videos (id, title, state) VALUES ('otherVideo1', 'Not yours', 'downloaded')");
+  await t.db.run("INSERT INTO videos (id, title, state) VALUES ('otherVideo1', 'Not yours', 'downloaded')");
   const other = await createExpert(t);
-  t.db.runSync('INSERT INTO video_assignments (video_id, expert_id) VALUES (?, ?)', ['otherVideo1', other.expert_id]);
+  await t.db.run('INSERT INTO video_assignments (video_id, expert_id) VALUES (?, ?)', ['otherVideo1', other.expert_id]);
 });
 
 afterAll(async () => {

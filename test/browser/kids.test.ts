@@ -36,7 +36,7 @@ async function setup(env: Record<string, string>, childFields: Record<string, un
   const base = await t.listen();
   const family = await createFamily(t, childFields);
   // the sample reaches a family through its expert, like any library video
-  t.db.runSync('INSERT INTO video_assignments (video_id, expert_id) SELECT id, ? FROM videos WHERE is_sample = 1', [family.expert.expert_id]);
+  await t.db.run('INSERT INTO video_assignments (video_id, expert_id) SELECT id, ? FROM videos WHERE is_sample = 1', [family.expert.expert_id]);
   const code = String(100000 + Math.floor(Math.random() * 899999));
   const expert = await loginExpert(t.agent(), family.expert.code);
   const res = await expert.put(`/api/expert/parents/${family.parentId}/login-code`).send({ login_code: code });

@@ -28,7 +28,7 @@ export async function expertsPage(page: Page, log: PageLog, t: TestApp, expert: 
   await add.getByLabel('Expert id').fill(expert.id);
   await add.getByRole('button', { name: 'Add expert' }).click();
   await page.locator(`tr[data-expert-id="${expert.id}"]`).waitFor();
-  expect(t.db.firstSync('SELECT display_name, active FROM experts WHERE id = ?', [expert.id])).toEqual({ display_name: expert.name, active: 1 });
+  expect(await t.db.first('SELECT display_name, active FROM experts WHERE id = ?', [expert.id])).toEqual({ display_name: expert.name, active: 1 });
 
   // Change the expert's code in the edit panel (the expert logs in with it below).
   await page.locator(`tr[data-expert-id="${expert.id}"]`).getByRole('button', { name: /^Edit/ }).click();
@@ -46,10 +46,10 @@ export async function expertsPage(page: Page, log: PageLog, t: TestApp, expert: 
   const temp = page.locator('tr[data-expert-id="temp-expert"]');
   await temp.getByRole('button', { name: 'Deactivate' }).click();
   await expect.poll(() => temp.textContent()).toContain('Deactivated');
-  expect(t.db.firstSync('SELECT active FROM experts WHERE id = ?', ['temp-expert'])).toEqual({ active: 0 });
+  expect(await t.db.first('SELECT active FROM experts WHERE id = ?', ['temp-expert'])).toEqual({ active: 0 });
   await temp.getByRole('button', { name: 'Delete' }).click();
   await temp.waitFor({ state: 'detached' });
-  expect(t.db.firstSync('SELECT 1 FROM experts WHERE id = ?', ['temp-expert'])).toBeUndefined();
+  expect(await t.db.first('SELECT 1 FROM experts WHERE id = ?', ['temp-expert'])).toBeUndefined();
 }
 
 /** Children: create with a picture and mode, unlink, link again through the edit panel. */
@@ -63,7 +63,7 @@ export async function childrenPage(page: Page, log: PageLog, t: TestApp, expertI
   await create.locator('input[name=interaction_mode][value=strict]').check();
   await create.getByRole('button', { name: 'Add child' }).click();
   await page.locator('#children-table tr[data-child-id]').first().waitFor();
-  const child = t.db.firstSync<{ id: string; icon_key: string; interaction_mode: string; parent_id: string | null }>(
+  const child = await t.db.first<{ id: string; icon_key: string; interaction_mode: string; parent_id: string | null }>(
     'SELECT id, icon_key, interaction_mode, parent_id FROM children WHERE expert_id = ?',
     [expertId],
   );
@@ -74,13 +74,13 @@ export async function childrenPage(page: Page, log: PageLog, t: TestApp, expertI
   const childRow = page.locator(`tr[data-child-id="${child!.id}"]`);
   await childRow.getByRole('button', { name: 'Unlink' }).click();
   await expect.poll(() => childRow.textContent()).toContain('Not linked');
-  expect(t.db.firstSync('SELECT parent_id FROM children WHERE id = ?', [child!.id])).toEqual({ parent_id: null });
+  expect(await t.db.first('SELECT parent_id FROM children WHERE id = ?', [child!.id])).toEqual({ parent_id: null });
   await childRow.getByRole('button', { name: /^Edit/ }).click();
   const editChild = page.locator('#edit-child');
   await editChild.getByLabel('Family (parent)').selectOption(child!.parent_id!);
   await editChild.getByRole('button', { name: 'Save changes' }).click();
   await editChild.locator('.form-status.msg-ok').waitFor();
-  expect(t.db.firstSync('SELECT parent_id FROM children WHERE id = ?', [child!.id])).toEqual({ parent_id: child!.parent_id });
+  expect(await t.db.first('SELECT parent_id FROM children WHERE id = ?', [child!.id])).toEqual({ parent_id: child!.parent_id });
   await expect.poll(() => childRow.textContent()).not.toContain('Not linked');
   await log.screenshot('children');
 }

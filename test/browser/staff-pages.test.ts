@@ -9,8 +9,8 @@ describe('staff page routes', () => {
   beforeAll(async () => {
     t = await startTestApp();
     fam = await createFamily(t);
-    t.db.runSync("INSERT INTO videos (id, title, duration_seconds) VALUES ('vidOwn01', 'Own <video>', 42), ('vidOther1', 'Other', 10)");
-    t.db.runSync('INSERT INTO video_assignments (video_id, expert_id) VALUES (?, ?)', ['vidOwn01', fam.expert.expert_id]);
+    await t.db.run("INSERT INTO videos (id, title, duration_seconds) VALUES ('vidOwn01', 'Own <video>', 42), ('vidOther1', 'Other', 10)");
+    await t.db.run('INSERT INTO video_assignments (video_id, expert_id) VALUES (?, ?)', ['vidOwn01', fam.expert.expert_id]);
   });
   afterAll(() => t.close());
 

@@ -92,7 +92,7 @@ describe('staff pages in a browser', () => {
     await page.getByLabel('Video link').fill(site.pageUrl);
     await page.getByRole('button', { name: 'Download' }).click();
     await page.locator('[data-testid=download-result].msg-ok').waitFor({ timeout: 120_000 });
-    const row = t.db.firstSync<{ id: string; state: string }>("SELECT id, state FROM videos WHERE is_sample = 0");
+    const row = await t.db.first<{ id: string; state: string }>("SELECT id, state FROM videos WHERE is_sample = 0");
     expect(row?.state).toBe('downloaded');
     videoId = row!.id;
     await log.screenshot('downloaded');
@@ -102,7 +102,7 @@ describe('staff pages in a browser', () => {
     await page.waitForURL(`${base}/admin/videos/${videoId}`);
     await page.getByRole('button', { name: 'Extract frames' }).click();
     await expect.poll(() => page.locator('#frames-state').textContent(), { timeout: 60_000 }).toMatch(/20 frames/);
-    expect(t.db.firstSync('SELECT frame_count FROM videos WHERE id = ?', [videoId])).toEqual({ frame_count: 20 });
+    expect(await t.db.first('SELECT frame_count FROM videos WHERE id = ?', [videoId])).toEqual({ frame_count: 20 });
     await log.screenshot('frames');
 
     // OpenAI's SDK against the fake server, one segment at a time: the first call is refused,
@@ -124,7 +124,7 @@ describe('staff pages in a browser', () => {
     await failed.getByRole('button', { name: 'Retry this segment' }).click();
     await expect.poll(() => page.locator('#segments .segment.done').count(), { timeout: 60_000 }).toBe(2);
     await expect.poll(() => page.locator('#gen-text').textContent()).toMatch(/^Finished \(2 of 2 segments\)$/);
-    const stored = t.db.allSync<{ start_seconds: number; status: string; provider: string }>(
+    const stored = await t.db.all<{ start_seconds: number; status: string; provider: string }>(
       'SELECT start_seconds, status, provider FROM question_segments WHERE video_id = ? ORDER BY start_seconds',
       [videoId],
     );
@@ -140,7 +140,7 @@ describe('staff pages in a browser', () => {
     await page.locator('#assign-form').getByLabel('Expert').selectOption(expert.id);
     await page.locator('#assign-form').getByRole('button', { name: 'Assign' }).click();
     await expect.poll(() => page.locator('#assigned-list').textContent()).toContain(expert.id);
-    expect(t.db.firstSync('SELECT expert_id FROM video_assignments WHERE video_id = ?', [videoId])).toEqual({ expert_id: expert.id });
+    expect(await t.db.first('SELECT expert_id FROM video_assignments WHERE video_id = ?', [videoId])).toEqual({ expert_id: expert.id });
     await log.screenshot('submitted-assigned');
     expect(log.errors).toEqual([]);
     await ctx.close();
@@ -180,7 +180,7 @@ describe('staff pages in a browser', () => {
     await first.locator('.q-edit').getByLabel(/Expected answer/).fill('berries');
     await first.locator('.q-edit').getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => first.locator('.qlist li').first().locator('.q-text').textContent()).toBe(newWording);
-    const top = t.db.firstSync<{ id: number; question: string; expert_ranking: number }>(
+    const top = await t.db.first<{ id: number; question: string; expert_ranking: number }>(
       'SELECT id, question, expert_ranking FROM review_questions WHERE video_id = ? AND start_seconds = 0 AND trashed = 0 ORDER BY expert_ranking LIMIT 1',
       [videoId],
     );
@@ -193,9 +193,9 @@ describe('staff pages in a browser', () => {
     const pigOption = pig.locator('label.choice').first();
     pigWording = (await pigOption.textContent())!.trim();
     await pigOption.locator('input').check();
-    await expect.poll(() => t.db.firstSync<{ question: string }>(
+    await expect.poll(async () => (await t.db.first<{ question: string }>(
       `SELECT v.question FROM persona_winners w JOIN persona_variants v ON v.id = w.variant_id
-        WHERE w.video_id = ? AND w.start_seconds = 0 AND w.companion = 'pig'`, [videoId])?.question).toBe(pigWording);
+        WHERE w.video_id = ? AND w.start_seconds = 0 AND w.companion = 'pig'`, [videoId]))?.question).toBe(pigWording);
     await log.screenshot('variants');
 
     // Part 2: trash a question, ask the AI for a new version of another, write an own one, a note.
@@ -210,8 +210,8 @@ describe('staff pages in a browser', () => {
     const own = second.locator('details form');
     await own.getByLabel('Question').fill('Where does the fox take the berries?');
     await items.first().getByRole('button', { name: /^New AI version/ }).click();
-    await expect.poll(() => t.db.firstSync<{ n: number }>(
-      "SELECT COUNT(*) AS n FROM review_questions WHERE video_id = ? AND start_seconds = 10 AND origin = 'regenerated'", [videoId])?.n).toBe(1);
+    await expect.poll(async () => (await t.db.first<{ n: number }>(
+      "SELECT COUNT(*) AS n FROM review_questions WHERE video_id = ? AND start_seconds = 10 AND origin = 'regenerated'", [videoId]))?.n).toBe(1);
     await expect.poll(() => second.locator('.msg').first().textContent()).toContain('The AI wrote a new question');
     expect(await own.getByLabel('Question').inputValue()).toBe('Where does the fox take the berries?');
     await own.getByLabel(/Expected answer/).fill('home');
@@ -220,9 +220,9 @@ describe('staff pages in a browser', () => {
     await expect.poll(() => second.locator('.qlist').textContent()).toContain('Where does the fox take the berries?');
     await second.getByLabel(/Note for this part/).fill('Pause longer here for younger children.');
     await second.getByRole('button', { name: 'Save note' }).click();
-    await expect.poll(() => t.db.firstSync<{ note: string }>('SELECT note FROM expert_annotations WHERE video_id = ? AND start_seconds = 10', [videoId])?.note)
+    await expect.poll(async () => (await t.db.first<{ note: string }>('SELECT note FROM expert_annotations WHERE video_id = ? AND start_seconds = 10', [videoId]))?.note)
       .toBe('Pause longer here for younger children.');
-    expect(t.db.allSync('SELECT question, origin, trashed FROM review_questions WHERE video_id = ? AND start_seconds = 10 AND (origin = ? OR trashed = 1) ORDER BY id', [videoId, 'expert']))
+    expect(await t.db.all('SELECT question, origin, trashed FROM review_questions WHERE video_id = ? AND start_seconds = 10 AND (origin = ? OR trashed = 1) ORDER BY id', [videoId, 'expert']))
       .toEqual([expect.objectContaining({ trashed: 1 }), { question: 'Where does the fox take the berries?', origin: 'expert', trashed: 0 }]);
     await log.screenshot('edit-part-2');
 
@@ -262,7 +262,7 @@ describe('staff pages in a browser', () => {
     const tablet = await browser.newContext({ baseURL: base });
     const login = await tablet.request.post('/api/learners/parents/login', { data: { access_code: familyCode } });
     expect(login.status()).toBe(200);
-    const childId = t.db.firstSync<{ id: string }>('SELECT id FROM children WHERE expert_id = ?', [expert.id])!.id;
+    const childId = (await t.db.first<{ id: string }>('SELECT id FROM children WHERE expert_id = ?', [expert.id]))!.id;
     expect((await tablet.request.post('/api/learners/session/child', { data: { child_id: childId } })).status()).toBe(200);
     const served = await tablet.request.get(`/api/final-questions/${videoId}?companion=pig`);
     expect(served.status()).toBe(200);
@@ -339,7 +339,7 @@ describe('staff pages in a browser', () => {
     }
     const child = await page.request.post('/api/admin/children', { data: { expert_id: 'leaving-expert', first_name: 'Ada' } });
     expect(child.status()).toBe(200);
-    const adaId = t.db.firstSync<{ id: string }>("SELECT id FROM children WHERE expert_id = 'leaving-expert'")!.id;
+    const adaId = (await t.db.first<{ id: string }>("SELECT id FROM children WHERE expert_id = 'leaving-expert'"))!.id;
 
     await page.reload();
     const row = page.locator('tr[data-expert-id="leaving-expert"]');
@@ -350,8 +350,8 @@ describe('staff pages in a browser', () => {
     await dialog.getByLabel('Move them to').selectOption('heir-expert');
     await dialog.getByRole('button', { name: 'Move and delete' }).click();
     await row.waitFor({ state: 'detached' });
-    expect(t.db.firstSync('SELECT 1 FROM experts WHERE id = ?', ['leaving-expert'])).toBeUndefined();
-    expect(t.db.firstSync('SELECT expert_id, first_name FROM children WHERE id = ?', [adaId])).toEqual({ expert_id: 'heir-expert', first_name: 'Ada' });
+    expect(await t.db.first('SELECT 1 FROM experts WHERE id = ?', ['leaving-expert'])).toBeUndefined();
+    expect(await t.db.first('SELECT expert_id, first_name FROM children WHERE id = ?', [adaId])).toEqual({ expert_id: 'heir-expert', first_name: 'Ada' });
     expect(log.errors).toEqual([]);
     await ctx.close();
   });

@@ -27,7 +27,7 @@ afterAll(async () => {
 
 const ask = () => child.post('/suggest').send({ problemId, code: 'n = int(input())\n', language: 'python', cursorPosition: { line: 2, column: 0 } });
 const reply = (r: object) => (prompt: string) => (prompt.includes('The next step the child should write') ? JSON.stringify(r) : undefined);
-const eventRow = (id: number) => t.db.firstSync<Record<string, unknown>>('SELECT * FROM suggestion_events WHERE id = ?', [id]);
+const eventRow = async (id: number) => await t.db.first<Record<string, unknown>>('SELECT * FROM suggestion_events WHERE id = ?', [id]);
 
 describe('POST /suggest with an AI provider (fake server, real SDK)', () => {
   it('uses the wording of the model, replacing an AI distractor that actually passes the tests', async () => {
@@ -44,14 +44,14 @@ describe('POST /suggest with an AI provider (fake server, real SDK)', () => {
     expect(res.body.distractors).toContain('for i in range(n):');
     expect(res.body.distractors).not.toContain('for i in range(1, 1 + n):');
     // the replacement is one of the wrong lines proven when the problem was saved
-    const saved = t.db.firstSync<{ hints_json: string }>('SELECT hints_json FROM code_problems WHERE id = ?', [problemId])!;
+    const saved = (await t.db.first<{ hints_json: string }>('SELECT hints_json FROM code_problems WHERE id = ?', [problemId]))!;
     const proven = (JSON.parse(saved.hints_json) as { line: number; distractors: { text: string }[] }[]).find((h) => h.line === 1)!.distractors.map((d) => d.text);
     expect(proven).toContain(res.body.distractors.find((d: string) => d !== 'for i in range(n):'));
     // the prompt reached the model through the SDK, with the child's code and the step
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]!.model).toBe('fake-coder');
     expect(fake.requests[0]!.text).toContain('n = int(input())');
-    expect(eventRow(res.body.event_id)).toMatchObject({ generator: 'openai', model: 'fake-coder', suggestion: 'for i in range(1, n + 1):' });
+    expect(await eventRow(res.body.event_id)).toMatchObject({ generator: 'openai', model: 'fake-coder', suggestion: 'for i in range(1, n + 1):' });
   });
 
   it('never gives away more than one line: a multi-line AI suggestion becomes the next reference line', async () => {
@@ -76,6 +76,6 @@ describe('POST /suggest with an AI provider (fake server, real SDK)', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ suggestion: 'for i in range(1, n + 1):', generator: 'offline' });
     expect(res.body.distractors).toHaveLength(2);
-    expect(eventRow(res.body.event_id)).toMatchObject({ generator: 'offline', model: null });
+    expect(await eventRow(res.body.event_id)).toMatchObject({ generator: 'offline', model: null });
   });
 });

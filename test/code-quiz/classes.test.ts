@@ -17,14 +17,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const classRow = (id: number) => t.db.firstSync<{ expert_id: string; name: string; description: string }>('SELECT * FROM classes WHERE id = ?', [id]);
+const classRow = async (id: number) => (await t.db.first<{ expert_id: string; name: string; description: string }>('SELECT * FROM classes WHERE id = ?', [id]));
 
 describe('POST/GET /api/expert/classes', () => {
   it('creates a class owned by the expert and lists only their own', async () => {
     const res = await expert.post('/api/expert/classes').send({ name: '  Robots  ', description: 'After school' });
     expect(res.status).toBe(200);
     expect(res.body.class).toMatchObject({ name: 'Robots', description: 'After school', expert_id: fam.expert.expert_id, children: [], problem_count: 0 });
-    expect(classRow(res.body.class.class_id)).toMatchObject({ expert_id: fam.expert.expert_id, name: 'Robots' });
+    expect(await classRow(res.body.class.class_id)).toMatchObject({ expert_id: fam.expert.expert_id, name: 'Robots' });
     await createClass(otherExpert, 'Not yours');
     const list = await expert.get('/api/expert/classes');
     expect(list.status).toBe(200);
@@ -55,11 +55,11 @@ describe('PUT/DELETE /api/expert/classes/{class_id}', () => {
     const res = await expert.put(`/api/expert/classes/${id}`).send({ name: 'New' });
     expect(res.status).toBe(200);
     expect(res.body.class).toMatchObject({ class_id: id, name: 'New', description: 'Tuesday club' });
-    expect(classRow(id)!.name).toBe('New');
+    expect((await classRow(id))!.name).toBe('New');
     const theirs = await otherExpert.put(`/api/expert/classes/${id}`).send({ name: 'Mine now' });
     expect(theirs.status).toBe(403);
     expect(theirs.body.error).toBe('class_not_yours');
-    expect(classRow(id)!.name).toBe('New');
+    expect((await classRow(id))!.name).toBe('New');
     expect((await expert.put('/api/expert/classes/999999').send({ name: 'x' })).status).toBe(404);
     expect((await expert.put('/api/expert/classes/abc').send({ name: 'x' })).status).toBe(400);
     expect((await expert.put(`/api/expert/classes/${id}`).send({ name: '' })).status).toBe(400);
@@ -72,8 +72,8 @@ describe('PUT/DELETE /api/expert/classes/{class_id}', () => {
     expect((await otherExpert.delete(`/api/expert/classes/${id}`)).status).toBe(403);
     const res = await expert.delete(`/api/expert/classes/${id}`);
     expect(res.body).toEqual({ success: true, deleted: id });
-    expect(classRow(id)).toBeUndefined();
-    expect(t.db.allSync('SELECT * FROM class_enrolments WHERE class_id = ?', [id])).toEqual([]);
+    expect(await classRow(id)).toBeUndefined();
+    expect(await t.db.all('SELECT * FROM class_enrolments WHERE class_id = ?', [id])).toEqual([]);
     expect((await expert.delete(`/api/expert/classes/${id}`)).status).toBe(404);
   });
 });
@@ -87,11 +87,11 @@ describe('enrolments', () => {
     expect(res.body.class.children.map((c: { child_id: string }) => c.child_id)).toEqual([fam.child.child_id]);
     const again = await expert.post(`/api/expert/classes/${id}/enrolments`).send({ child_id: fam.child.child_id });
     expect(again.body.enrolled).toBe(false);
-    expect(t.db.allSync('SELECT child_id FROM class_enrolments WHERE class_id = ?', [id])).toEqual([{ child_id: fam.child.child_id }]);
+    expect(await t.db.all('SELECT child_id FROM class_enrolments WHERE class_id = ?', [id])).toEqual([{ child_id: fam.child.child_id }]);
     const out = await expert.delete(`/api/expert/classes/${id}/enrolments/${fam.child.child_id}`);
     expect(out.status).toBe(200);
     expect(out.body.class.children).toEqual([]);
-    expect(t.db.allSync('SELECT * FROM class_enrolments WHERE class_id = ?', [id])).toEqual([]);
+    expect(await t.db.all('SELECT * FROM class_enrolments WHERE class_id = ?', [id])).toEqual([]);
     expect((await expert.delete(`/api/expert/classes/${id}/enrolments/${fam.child.child_id}`)).status).toBe(404);
   });
 
@@ -112,6 +112,6 @@ describe('enrolments', () => {
     expect((await child.post(`/api/expert/classes/${id}/enrolments`).send({ child_id: fam.child.child_id })).status).toBe(403);
     expect((await t.agent().delete(`/api/expert/classes/${id}/enrolments/${second.child_id}`)).status).toBe(401);
     expect((await otherExpert.delete(`/api/expert/classes/${id}/enrolments/${second.child_id}`)).status).toBe(403);
-    expect(t.db.allSync('SELECT child_id FROM class_enrolments WHERE class_id = ?', [id])).toEqual([{ child_id: second.child_id }]);
+    expect(await t.db.all('SELECT child_id FROM class_enrolments WHERE class_id = ?', [id])).toEqual([{ child_id: second.child_id }]);
   });
 });

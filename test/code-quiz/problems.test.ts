@@ -17,14 +17,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const problemRow = (id: number) => t.db.firstSync<{ title: string; solution: string; hints_json: string }>('SELECT * FROM code_problems WHERE id = ?', [id]);
-const testRows = (id: number) => t.db.allSync('SELECT stdin, expected_stdout, hidden FROM code_problem_tests WHERE problem_id = ? ORDER BY position', [id]);
+const problemRow = async (id: number) => (await t.db.first<{ title: string; solution: string; hints_json: string }>('SELECT * FROM code_problems WHERE id = ?', [id]));
+const testRows = async (id: number) => await t.db.all('SELECT stdin, expected_stdout, hidden FROM code_problem_tests WHERE problem_id = ? ORDER BY position', [id]);
 
 describe('POST /api/expert/classes/{class_id}/problems', () => {
   it('stores a problem whose solution passes, with its tests and proven wrong lines', async () => {
-    const row = problemRow(problemId)!;
+    const row = (await problemRow(problemId))!;
     expect(row.title).toBe('Count up');
-    expect(testRows(problemId)).toEqual(COUNT_PY.tests.map((x) => ({ ...x, hidden: x.hidden ? 1 : 0 })));
+    expect(await testRows(problemId)).toEqual(COUNT_PY.tests.map((x) => ({ ...x, hidden: x.hidden ? 1 : 0 })));
     const hints = JSON.parse(row.hints_json) as { line: number; distractors: { text: string }[] }[];
     expect(hints.map((h) => h.line)).toEqual([0, 1, 2]);
     expect(hints[1]!.distractors.length).toBeGreaterThanOrEqual(2);
@@ -38,7 +38,7 @@ describe('POST /api/expert/classes/{class_id}/problems', () => {
   });
 
   it('refuses with 400 naming the failing test when the reference solution fails, and stores nothing', async () => {
-    const before = t.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM code_problems')!.n;
+    const before = (await t.db.first<{ n: number }>('SELECT count(*) AS n FROM code_problems'))!.n;
     const res = await expert.post(`/api/expert/classes/${classId}/problems`).send({
       ...COUNT_PY,
       tests: [COUNT_PY.tests[0], { stdin: '2\n', expected_stdout: '1\n2\n3\n', hidden: false }],
@@ -49,7 +49,7 @@ describe('POST /api/expert/classes/{class_id}/problems', () => {
     const crash = await expert.post(`/api/expert/classes/${classId}/problems`).send({ ...COUNT_PY, solution: 'print(1/0)\n' });
     expect(crash.status).toBe(400);
     expect(crash.body.message).toMatch(/test 1: it stopped with an error .*ZeroDivisionError/);
-    expect(t.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM code_problems')!.n).toBe(before);
+    expect((await t.db.first<{ n: number }>('SELECT count(*) AS n FROM code_problems'))!.n).toBe(before);
   });
 
   it('refuses bad input: unknown language (listing the supported ones), no tests, too many tests, unknown fields', async () => {
@@ -98,18 +98,18 @@ describe('GET/PUT/DELETE /api/expert/problems/{problem_id}', () => {
     const bad = await expert.put(`/api/expert/problems/${id}`).send({ ...COUNT_PY, solution: 'n = int(input())\nprint(n)\n' });
     expect(bad.status).toBe(400);
     expect(bad.body.detail.failing_test).toBe(1);
-    expect(problemRow(id)!.solution).toBe(COUNT_PY.solution);
+    expect((await problemRow(id))!.solution).toBe(COUNT_PY.solution);
     const edited = { ...COUNT_PY, title: 'Count up (edited)', tests: [COUNT_PY.tests[0]!] };
     const res = await expert.put(`/api/expert/problems/${id}`).send(edited);
     expect(res.status).toBe(200);
     expect(res.body.problem).toMatchObject({ title: 'Count up (edited)', tests: [COUNT_PY.tests[0]] });
-    expect(testRows(id)).toHaveLength(1);
+    expect(await testRows(id)).toHaveLength(1);
     expect((await otherExpert.put(`/api/expert/problems/${id}`).send(edited)).status).toBe(403);
     expect((await otherExpert.delete(`/api/expert/problems/${id}`)).status).toBe(403);
     const admin = await loginAdmin(t.agent());
     expect((await admin.delete(`/api/expert/problems/${id}`)).body).toEqual({ success: true, deleted: id });
-    expect(problemRow(id)).toBeUndefined();
-    expect(testRows(id)).toEqual([]);
+    expect(await problemRow(id)).toBeUndefined();
+    expect(await testRows(id)).toEqual([]);
   });
 });
 

@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const runRows = () => t.db.allSync<Record<string, unknown>>('SELECT * FROM runs ORDER BY id');
+const runRows = async () => await t.db.all<Record<string, unknown>>('SELECT * FROM runs ORDER BY id');
 
 describe('POST /run', () => {
   it('runs once per test case and answers the contract fields, per-case results, passed and total', async () => {
@@ -36,7 +36,7 @@ describe('POST /run', () => {
     expect(res.body.results[1]).toMatchObject({ stdin: '5', expected_stdout: '11', stdout: '10\n', timed_out: false, hidden: false });
     expect(Number.isInteger(res.body.runtimeMs)).toBe(true);
     // without a problem nothing is stored
-    expect(runRows()).toEqual([]);
+    expect(await runRows()).toEqual([]);
   });
 
   it('runs once without input for an empty testCases array, in JavaScript too', async () => {
@@ -59,21 +59,21 @@ describe('POST /run', () => {
     const hidden = res.body.results[2];
     expect(hidden).toMatchObject({ hidden: true, passed: true, stdin: null, expected_stdout: null, stdout: '', stderr: '' });
     expect(JSON.stringify(res.body)).not.toContain('4\\n5');
-    const [row] = runRows().slice(-1);
+    const [row] = (await runRows()).slice(-1);
     expect(row).toMatchObject({ id: res.body.run_id, child_id: fam.child.child_id, caller_role: 'child', class_id: classId, problem_id: problemId, language: 'python', passed: 3, total: 3, status: 'passed' });
     expect(row!.code_sha256).toMatch(/^[0-9a-f]{64}$/);
 
     const wrong = await child.post('/run').send({ code: 'n = int(input())\nfor i in range(1, n):\n    print(i)\n', language: 'python', testCases: [], problemId });
     expect(wrong.body).toMatchObject({ passed: 0, total: 3 });
     expect(wrong.body.stdout).toBe('1\n2\n');
-    expect(runRows().slice(-1)[0]).toMatchObject({ status: 'failed', passed: 0 });
+    expect((await runRows()).slice(-1)[0]).toMatchObject({ status: 'failed', passed: 0 });
     const progress = await child.get(`/api/learners/children/${fam.child.child_id}/problems`);
     expect(progress.body.problems[0].progress).toMatchObject({ solved: true, runs: 2 });
     expect(progress.body.solved).toBe(1);
   });
 
   it('refuses bad input with 400: unknown language (listing the supported), too many cases, oversized code, bad problemId', async () => {
-    const before = runRows().length;
+    const before = (await runRows()).length;
     const lang = await child.post('/run').send({ code: 'puts 1', language: 'ruby', testCases: [] });
     expect(lang.status).toBe(400);
     expect(lang.body.message).toContain('python, javascript');
@@ -93,7 +93,7 @@ describe('POST /run', () => {
     const mismatch = await child.post('/run').send({ code: 'console.log(1)', language: 'javascript', testCases: [], problemId });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.error).toBe('language_mismatch');
-    expect(runRows().length).toBe(before);
+    expect((await runRows()).length).toBe(before);
   });
 
   it('checks who is asking: anonymous 401, not enrolled or another family 403, another expert 403', async () => {
@@ -109,7 +109,7 @@ describe('POST /run', () => {
     // the problem's expert and the admin may try it; their runs are stored under them
     const mine = await expert.post('/run').send({ code: COUNT_PY.solution, language: 'python', testCases: [], problemId });
     expect(mine.status).toBe(200);
-    expect(runRows().slice(-1)[0]).toMatchObject({ caller_role: 'expert', expert_id: fam.expert.expert_id, child_id: null });
+    expect((await runRows()).slice(-1)[0]).toMatchObject({ caller_role: 'expert', expert_id: fam.expert.expert_id, child_id: null });
     const admin = await loginAdmin(t.agent());
     expect((await admin.post('/run').send({ code: 'print(1)', language: 'python', testCases: [] })).status).toBe(200);
   });
@@ -148,14 +148,14 @@ describe('POST /run without a sandbox', () => {
       const cls = await createClass(teacher);
       const save = await teacher.post(`/api/expert/classes/${cls}/problems`).send(COUNT_PY);
       expect(save.status).toBe(503);
-      expect(broken.db.allSync('SELECT * FROM code_problems')).toEqual([]);
+      expect(await broken.db.all('SELECT * FROM code_problems')).toEqual([]);
       // /suggest too, even though its offline path runs no code: the feature is off without a sandbox
-      const pid = Number(broken.db.runSync("INSERT INTO code_problems (class_id, title, prompt, language, solution) VALUES (?, 'p', 'p', 'python', 'print(1)')", [cls]).lastInsertRowid);
+      const pid = Number((await broken.db.first<{ id: number }>("INSERT INTO code_problems (class_id, title, prompt, language, solution) VALUES (?, 'p', 'p', 'python', 'print(1)') RETURNING id", [cls]))!.id);
       await teacher.post(`/api/expert/classes/${cls}/enrolments`).send({ child_id: f.child.child_id });
       const hint = await kid.post('/suggest').send({ problemId: pid, code: '', language: 'python', cursorPosition: { line: 1, column: 0 } });
       expect(hint.status).toBe(503);
       expect(hint.body.message).toContain('apt-get install bubblewrap');
-      expect(broken.db.allSync('SELECT * FROM suggestion_events')).toEqual([]);
+      expect(await broken.db.all('SELECT * FROM suggestion_events')).toEqual([]);
     } finally {
       await broken.close();
     }

@@ -19,7 +19,7 @@ afterAll(() => t.close());
 
 const ask = (agent: Agent, code: string, line: number, extra: object = {}) =>
   agent.post('/suggest').send({ problemId, code, language: 'python', cursorPosition: { line, column: 0 }, ...extra });
-const eventRow = (id: number) => t.db.firstSync<Record<string, unknown>>('SELECT * FROM suggestion_events WHERE id = ?', [id]);
+const eventRow = async (id: number) => await t.db.first<Record<string, unknown>>('SELECT * FROM suggestion_events WHERE id = ?', [id]);
 
 describe('POST /suggest (offline, no key)', () => {
   it('answers the next reference line, two wrong lines and an explanation, and stores the event', async () => {
@@ -29,7 +29,7 @@ describe('POST /suggest (offline, no key)', () => {
     expect(res.body).toMatchObject({ suggestion: 'for i in range(1, n + 1):', generator: 'offline', complete: false });
     expect(res.body.distractors).toHaveLength(2);
     expect(res.body.explanation.length).toBeGreaterThan(10);
-    const row = eventRow(res.body.event_id)!;
+    const row = (await eventRow(res.body.event_id))!;
     expect(row).toMatchObject({
       child_id: fam.child.child_id,
       caller_role: 'child',
@@ -61,7 +61,7 @@ describe('POST /suggest (offline, no key)', () => {
   });
 
   it('refuses bad input: unknown language, non-integer problemId, malformed cursorPosition, oversized code', async () => {
-    const before = t.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM suggestion_events')!.n;
+    const before = (await t.db.first<{ n: number }>('SELECT count(*) AS n FROM suggestion_events'))!.n;
     const lang = await ask(child, 'x', 1, { language: 'cobol' });
     expect(lang.status).toBe(400);
     expect(lang.body.message).toContain('python, javascript');
@@ -80,7 +80,7 @@ describe('POST /suggest (offline, no key)', () => {
       expect(res.body.error).toBe('validation_error');
     }
     expect((await ask(child, 'x', 1, { language: 'javascript' })).body.error).toBe('language_mismatch');
-    expect(t.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM suggestion_events')!.n).toBe(before);
+    expect((await t.db.first<{ n: number }>('SELECT count(*) AS n FROM suggestion_events'))!.n).toBe(before);
   });
 
   it('checks who is asking: anonymous 401, not enrolled / another family 403, another expert 403, own expert 200', async () => {
@@ -92,7 +92,7 @@ describe('POST /suggest (offline, no key)', () => {
     expect((await ask(child, 'x', 1, { problemId: 999999 })).status).toBe(404);
     const mine = await ask(expert, '', 1);
     expect(mine.status).toBe(200);
-    expect(eventRow(mine.body.event_id)).toMatchObject({ caller_role: 'expert', expert_id: fam.expert.expert_id, child_id: null });
+    expect(await eventRow(mine.body.event_id)).toMatchObject({ caller_role: 'expert', expert_id: fam.expert.expert_id, child_id: null });
   });
 });
 
@@ -103,16 +103,16 @@ describe('POST /api/suggestions/{event_id}/answer', () => {
     const res = await child.post(`/api/suggestions/${s.body.event_id}/answer`).send({ choice: `  ${wrong} ` });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ correct: false, suggestion: s.body.suggestion, explanation: s.body.explanation });
-    expect(eventRow(s.body.event_id)).toMatchObject({ choice: `  ${wrong} `, choice_correct: 0, choice_distractor: 1 });
-    expect(eventRow(s.body.event_id)!.answered_at).toBeTruthy();
+    expect(await eventRow(s.body.event_id)).toMatchObject({ choice: `  ${wrong} `, choice_correct: 0, choice_distractor: 1 });
+    expect((await eventRow(s.body.event_id))!.answered_at).toBeTruthy();
     const again = await child.post(`/api/suggestions/${s.body.event_id}/answer`).send({ choice: s.body.suggestion });
     expect(again.status).toBe(409);
-    expect(eventRow(s.body.event_id)).toMatchObject({ choice_correct: 0 });
+    expect(await eventRow(s.body.event_id)).toMatchObject({ choice_correct: 0 });
 
     const s2 = await ask(child, 'n = int(input())\n', 2);
     const right = await child.post(`/api/suggestions/${s2.body.event_id}/answer`).send({ choice: s2.body.suggestion });
     expect(right.body.correct).toBe(true);
-    expect(eventRow(s2.body.event_id)).toMatchObject({ choice_correct: 1, choice_distractor: null });
+    expect(await eventRow(s2.body.event_id)).toMatchObject({ choice_correct: 1, choice_distractor: null });
   });
 
   it("refuses a choice that was not offered, someone else's event, bad ids and anonymous callers", async () => {
@@ -127,7 +127,7 @@ describe('POST /api/suggestions/{event_id}/answer', () => {
     expect((await child.post('/api/suggestions/abc/answer').send({ choice: 'x' })).status).toBe(400);
     expect((await child.post('/api/suggestions/999999/answer').send({ choice: 'x' })).status).toBe(404);
     expect((await child.post(`/api/suggestions/${id}/answer`).send({})).status).toBe(400);
-    expect(eventRow(id)).toMatchObject({ choice: null, answered_at: null });
+    expect(await eventRow(id)).toMatchObject({ choice: null, answered_at: null });
   });
 });
 
@@ -166,8 +166,8 @@ describe("the child's report", () => {
     await child.post('/run').send({ code: COUNT_PY.solution, language: 'python', testCases: [], problemId });
     const res = await child.get(`/api/learners/children/${fam.child.child_id}/report`);
     expect(res.status).toBe(200);
-    const hints = t.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM suggestion_events WHERE child_id = ?', [fam.child.child_id])!.n;
-    const runs = t.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM runs WHERE child_id = ?', [fam.child.child_id])!.n;
+    const hints = (await t.db.first<{ n: number }>('SELECT count(*) AS n FROM suggestion_events WHERE child_id = ?', [fam.child.child_id]))!.n;
+    const runs = (await t.db.first<{ n: number }>('SELECT count(*) AS n FROM runs WHERE child_id = ?', [fam.child.child_id]))!.n;
     expect(hints).toBeGreaterThan(0);
     expect(res.body.code).toMatchObject({ problems: 1, solved: 1, hints_used: hints, runs });
     expect(res.body.code.by_problem).toEqual([expect.objectContaining({ problem_id: problemId, title: 'Count up', solved: true, hints_used: hints })]);

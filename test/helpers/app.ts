@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { expect } from 'vitest';
 import type { Config } from '../../src/config.js';
-import type { Db } from '../../src/db/database.js';
+import type { Database } from '../../src/db/database.js';
 import type { BuiltApp } from '../../src/app.js';
 import { startTempApp } from './temp-app.js';
 
@@ -12,7 +12,7 @@ export type Agent = ReturnType<typeof request.agent>;
 export interface TestApp {
   built: BuiltApp;
   app: BuiltApp['app'];
-  db: Db;
+  db: Database;
   config: Config;
   dataDir: string;
   /** a new cookie-keeping client (one browser / tablet) */

@@ -14,7 +14,13 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   }
   const cluster = await startPgCluster();
   project.provide('pgUrl', cluster.url);
-  return () => cluster.stop();
+  // for startTempApp (test/helpers/temp-app.ts), which must not import vitest: workers start
+  // after global setup and inherit the environment (a test in test/db checks it)
+  process.env.TEST_PG_URL = cluster.url;
+  return async () => {
+    delete process.env.TEST_PG_URL;
+    await cluster.stop();
+  };
 }
 
 declare module 'vitest' {

@@ -56,21 +56,23 @@ describe('job progress on the admin pages', () => {
     await expect.poll(async () => Number(await panel.locator('progress').getAttribute('value')), { timeout: 60_000 }).toBeGreaterThan(5);
     expect(await panel.locator('.progress-text').textContent()).toMatch(/^Downloading: \d+ %$/);
     const jobId = (await panel.getAttribute('data-job-id'))!;
-    expect(t.db.firstSync('SELECT state FROM jobs WHERE id = ?', [jobId])).toEqual({ state: 'running' });
+    expect(await t.db.first('SELECT state FROM jobs WHERE id = ?', [jobId])).toEqual({ state: 'running' });
 
     await panel.getByRole('button', { name: 'Cancel' }).click();
     const result = page.locator('[data-testid=download-result]');
     await result.waitFor({ timeout: 30_000 });
     expect(await result.textContent()).toContain('cancelled');
-    expect(t.db.firstSync('SELECT state, error FROM jobs WHERE id = ?', [jobId])).toEqual({ state: 'cancelled', error: 'Cancelled by the admin.' });
+    expect(await t.db.first('SELECT state, error FROM jobs WHERE id = ?', [jobId])).toEqual({ state: 'cancelled', error: 'Cancelled by the admin.' });
     expect(processesMentioning(t.dataDir).filter((p) => p.cmd.includes('yt-dlp'))).toEqual([]);
 
-    addVideo(t.db, t.dataDir, { id: 'uiframes', videoFile: path.join(root, 'frames.mp4'), duration: 5 });
+    await addVideo(t.db, t.dataDir, { id: 'uiframes', videoFile: path.join(root, 'frames.mp4'), duration: 5 });
     await page.goto('/admin/videos/uiframes');
     await page.getByRole('button', { name: 'Extract frames' }).click();
     await expect.poll(() => page.locator('#frames-state').textContent(), { timeout: 60_000 }).toMatch(/5 frames/);
     expect(await page.locator('#frames-result').textContent()).toContain('Extracted 5 frames');
-    const framesJob = await until(() => t.db.firstSync<{ state: string; progress: number }>(`SELECT state, progress FROM jobs WHERE kind = 'frames' AND video_id = 'uiframes'`));
+    const framesJob = await until(() =>
+      t.db.first<{ state: string; progress: number }>(`SELECT state, progress FROM jobs WHERE kind = 'frames' AND video_id = 'uiframes'`),
+    );
     expect(framesJob).toEqual({ state: 'succeeded', progress: 1 });
     expect(errors).toEqual([]);
     await ctx.close();

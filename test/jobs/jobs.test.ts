@@ -47,7 +47,7 @@ const getJob = async (id: string) => {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.job as Record<string, unknown> & { state: string; progress: number };
 };
-const jobRow = (id: string) => t.db.firstSync<Record<string, unknown>>('SELECT * FROM jobs WHERE id = ?', [id]);
+const jobRow = (id: string) => t.db.first<Record<string, unknown>>('SELECT * FROM jobs WHERE id = ?', [id]);
 
 /** An admin socket on /ws/jobs collecting every message. */
 async function openJobSocket(): Promise<{ ws: WebSocket; messages: Record<string, unknown>[]; closed: Promise<{ code: number; reason: string }> }> {
@@ -72,13 +72,13 @@ describe('a download with Prefer: respond-async, its progress, the queue and can
     expect(res.headers['location']).toBe(`/api/admin/jobs/${res.body.job_id}`);
     expect(res.headers['preference-applied']).toBe('respond-async');
     const id = res.body.job_id as string;
-    expect(jobRow(id)).toMatchObject({ kind: 'download', input: JSON.stringify({ url }) });
+    expect(await jobRow(id)).toMatchObject({ kind: 'download', input: JSON.stringify({ url }) });
 
     // the same link again while it runs is refused with the contract's download body
     const again = await admin.post('/api/download').set('Prefer', 'respond-async').type('form').send({ url });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ success: false, error_code: 'download_in_progress' });
-    expect(t.db.firstSync<{ n: number }>(`SELECT count(*) AS n FROM jobs WHERE kind = 'download'`)!.n).toBe(1);
+    expect((await t.db.first<{ n: number }>(`SELECT count(*) AS n FROM jobs WHERE kind = 'download'`))!.n).toBe(1);
 
     // yt-dlp's own progress lines move the job forward
     const running = await until(async () => {
@@ -87,12 +87,12 @@ describe('a download with Prefer: respond-async, its progress, the queue and can
     });
     expect(running).toMatchObject({ kind: 'download', video_id: 'slowclip', message: 'Downloading', started_at: expect.any(String), finished_at: null });
     expect(running.progress).toBeLessThan(0.9);
-    expect(jobRow(id)!.progress as number).toBeGreaterThan(0.05);
+    expect((await jobRow(id))!.progress as number).toBeGreaterThan(0.05);
     const ytdlp = processesMentioning(t.dataDir).filter((p) => p.cmd.includes('yt-dlp'));
     expect(ytdlp.length).toBeGreaterThan(0);
 
     // a frames job waits for the only worker
-    addVideo(t.db, t.dataDir, { id: 'framesvid', videoFile: path.join(root, 'frames.mp4'), duration: 4 });
+    await addVideo(t.db, t.dataDir, { id: 'framesvid', videoFile: path.join(root, 'frames.mp4'), duration: 4 });
     const frames = await admin.post('/api/frames/framesvid').set('Prefer', 'respond-async');
     expect(frames.status, JSON.stringify(frames.body)).toBe(202);
     expect((await getJob(frames.body.job_id)).state).toBe('queued');
@@ -109,7 +109,7 @@ describe('a download with Prefer: respond-async, its progress, the queue and can
     // yt-dlp's process group is gone, and so are its partial files and the half-made video row
     expect(processesMentioning(t.dataDir).filter((p) => ytdlp.some((y) => y.pgid === p.pgid) || p.cmd.includes('yt-dlp'))).toEqual([]);
     expect(fs.readdirSync(path.join(t.dataDir, 'videos')).filter((n) => n.startsWith('.'))).toEqual([]);
-    expect(t.db.firstSync('SELECT id FROM videos WHERE id = ?', ['slowclip'])).toBeUndefined();
+    expect(await t.db.first('SELECT id FROM videos WHERE id = ?', ['slowclip'])).toBeUndefined();
 
     // the frames job then gets the worker
     const framesDone = await until(async () => {
@@ -118,7 +118,7 @@ describe('a download with Prefer: respond-async, its progress, the queue and can
     });
     expect(framesDone).toMatchObject({ state: 'succeeded', progress: 1, video_id: 'framesvid' });
     expect(framesDone.result).toMatchObject({ success: true, video_id: 'framesvid', count: 4 });
-    expect(t.db.firstSync<{ frame_count: number }>('SELECT frame_count FROM videos WHERE id = ?', ['framesvid'])!.frame_count).toBe(4);
+    expect((await t.db.first<{ frame_count: number }>('SELECT frame_count FROM videos WHERE id = ?', ['framesvid']))!.frame_count).toBe(4);
 
     // a finished job cannot be cancelled
     const late = await admin.post(`/api/admin/jobs/${id}/cancel`);
@@ -130,35 +130,44 @@ describe('a download with Prefer: respond-async, its progress, the queue and can
     expect(sock.messages[0]).toMatchObject({ type: 'snapshot', jobs: expect.any(Array) });
     expect(jobEvents.some((j) => j.job_id === id && j.state === 'running' && (j.progress as number) > 0.05)).toBe(true);
     expect(jobEvents.some((j) => j.job_id === id && j.state === 'cancelled')).toBe(true);
-    await until(() => (sock.messages.some((m) => (m.job as { job_id?: string; state?: string })?.job_id === frames.body.job_id && (m.job as { state: string }).state === 'succeeded') ? true : undefined));
+    await until(() =>
+      sock.messages.some(
+        (m) => (m.job as { job_id?: string; state?: string })?.job_id === frames.body.job_id && (m.job as { state: string }).state === 'succeeded',
+      )
+        ? true
+        : undefined,
+    );
     sock.ws.close();
   }, 120_000);
 });
 
 describe('the contract routes wait for their job', () => {
   it('POST /api/download answers the download result and leaves a succeeded job with the same result', async () => {
-    const res = await admin.post('/api/download').type('form').send({ url: `${fx.url}/clip.mp4` });
+    const res = await admin
+      .post('/api/download')
+      .type('form')
+      .send({ url: `${fx.url}/clip.mp4` });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ success: true, video_id: 'clip' });
-    const row = t.db.firstSync<Record<string, unknown>>(`SELECT * FROM jobs WHERE kind = 'download' AND video_id = 'clip'`)!;
+    const row = (await t.db.first<Record<string, unknown>>(`SELECT * FROM jobs WHERE kind = 'download' AND video_id = 'clip'`))!;
     expect(row).toMatchObject({ state: 'succeeded', progress: 1, error: null });
     expect(JSON.parse(row.result as string)).toEqual(res.body);
   }, 60_000);
 
   it('POST /api/frames/{video_id} answers 404 for an unknown video before any job is made', async () => {
-    const before = t.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM jobs')!.n;
+    const before = (await t.db.first<{ n: number }>('SELECT count(*) AS n FROM jobs'))!.n;
     const res = await admin.post('/api/frames/nosuchvideo').set('Prefer', 'respond-async');
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ success: false, error: 'video_not_found' });
-    expect(t.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM jobs')!.n).toBe(before);
+    expect((await t.db.first<{ n: number }>('SELECT count(*) AS n FROM jobs'))!.n).toBe(before);
   });
 
   it('an invalid link is refused with 400 before any job is made', async () => {
-    const before = t.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM jobs')!.n;
+    const before = (await t.db.first<{ n: number }>('SELECT count(*) AS n FROM jobs'))!.n;
     const res = await admin.post('/api/download').set('Prefer', 'respond-async').type('form').send({ url: 'https://example.com/x' });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, error_code: 'invalid_url' });
-    expect(t.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM jobs')!.n).toBe(before);
+    expect((await t.db.first<{ n: number }>('SELECT count(*) AS n FROM jobs'))!.n).toBe(before);
   });
 });
 

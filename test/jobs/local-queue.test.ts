@@ -48,7 +48,11 @@ const state = (id: string) => db.firstSync<{ state: string }>('SELECT state FROM
 
 describe('LocalJobQueue', () => {
   it('runs at most `concurrency` jobs, oldest first, and starts the next when one finishes', async () => {
-    const [a, b, c] = [await queue.enqueue('frames', {}, { videoId: 'a' }), await queue.enqueue('frames', {}, { videoId: 'b' }), await queue.enqueue('frames', {}, { videoId: 'c' })];
+    const [a, b, c] = [
+      await queue.enqueue('frames', {}, { videoId: 'a' }),
+      await queue.enqueue('frames', {}, { videoId: 'b' }),
+      await queue.enqueue('frames', {}, { videoId: 'c' }),
+    ];
     await until(() => (gates.has(a.id) && gates.has(b.id) ? true : undefined));
     expect([state(a.id), state(b.id), state(c.id)]).toEqual(['running', 'running', 'queued']);
     gates.get(a.id)!();

@@ -19,10 +19,15 @@ describe('start-up after a crash', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kvq-'));
     const videos = path.join(dataDir, 'videos');
     const db = openDatabase(path.join(dataDir, 'app.sqlite'));
-    addVideo(db, dataDir, { id: 'queuedvid', videoFile: clip, duration: 2 });
-    db.runSync(`INSERT INTO jobs (id, kind, video_id, state, progress, input, started_at) VALUES ('11111111-1111-4111-8111-111111111111', 'download', 'crashed', 'running', 0.4, '{"url":"http://127.0.0.1:9/x.mp4"}', '2026-01-01T00:00:00.000Z')`);
-    db.runSync(`INSERT INTO jobs (id, kind, video_id, state, input) VALUES ('22222222-2222-4222-8222-222222222222', 'frames', 'queuedvid', 'queued', '{}')`);
-    db.runSync("INSERT INTO videos (id, title, state) VALUES ('crashed', 'Crashed', 'downloading')");
+    await addVideo(db, dataDir, { id: 'queuedvid', videoFile: clip, duration: 2 });
+    // its heartbeat is fresh (the crash was a moment ago): the embedded server, the only process
+    // working jobs, still knows at once that it is an orphan
+    await db.run(
+      `INSERT INTO jobs (id, kind, video_id, state, progress, input, started_at, heartbeat_at) VALUES ('11111111-1111-4111-8111-111111111111', 'download', 'crashed', 'running', 0.4, '{"url":"http://127.0.0.1:9/x.mp4"}', '2026-01-01T00:00:00.000Z', ?)`,
+      [new Date().toISOString()],
+    );
+    await db.run(`INSERT INTO jobs (id, kind, video_id, state, input) VALUES ('22222222-2222-4222-8222-222222222222', 'frames', 'queuedvid', 'queued', '{}')`);
+    await db.run("INSERT INTO videos (id, title, state) VALUES ('crashed', 'Crashed', 'downloading')");
     db.close();
     fs.mkdirSync(path.join(videos, '.incoming.dl-999', 'attempt-none-default'), { recursive: true });
     fs.writeFileSync(path.join(videos, '.incoming.dl-999', 'attempt-none-default', 'video.mp4.part'), 'partial');
@@ -33,7 +38,7 @@ describe('start-up after a crash', () => {
       const orphan = await admin.get('/api/admin/jobs/11111111-1111-4111-8111-111111111111');
       expect(orphan.body.job).toMatchObject({ state: 'failed', error: ORPHAN_REASON, message: ORPHAN_REASON, progress: 0.4, finished_at: expect.any(String) });
       expect(fs.readdirSync(videos).filter((n) => n.startsWith('.'))).toEqual([]);
-      expect(t.db.firstSync('SELECT id FROM videos WHERE id = ?', ['crashed'])).toBeUndefined();
+      expect(await t.db.first('SELECT id FROM videos WHERE id = ?', ['crashed'])).toBeUndefined();
       // the queued job never started, so it simply runs now
       const done = await until(async () => {
         const r = await admin.get('/api/admin/jobs/22222222-2222-4222-8222-222222222222');

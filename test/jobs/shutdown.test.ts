@@ -30,7 +30,10 @@ beforeAll(async () => {
   dataDir = path.join(root, 'data');
   makeClip(path.join(root, 'slowa.mp4'), { seconds: 30, width: 320, height: 240, fps: 25 });
   fs.copyFileSync(path.join(root, 'slowa.mp4'), path.join(root, 'slowb.mp4'));
-  slow = await startSlowServer({ 'slowa.mp4': path.join(root, 'slowa.mp4'), 'slowb.mp4': path.join(root, 'slowb.mp4') }, { chunkBytes: 16 * 1024, intervalMs: 250 });
+  slow = await startSlowServer(
+    { 'slowa.mp4': path.join(root, 'slowa.mp4'), 'slowb.mp4': path.join(root, 'slowb.mp4') },
+    { chunkBytes: 16 * 1024, intervalMs: 250 },
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -75,20 +78,38 @@ describe('SIGTERM during downloads', () => {
     server.stderr!.on('data', (d) => (output += d));
     const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => server!.on('exit', (code, signal) => resolve({ code, signal })));
 
-    await until(async () => (await fetch(`${base}/api/openapi.json`).then((r) => r.ok).catch(() => false)) || undefined, 200);
-    const login = await fetch(`${base}/api/admin/verify-access`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: TEST_ADMIN_PASSWORD }) });
+    await until(
+      async () =>
+        (await fetch(`${base}/api/openapi.json`)
+          .then((r) => r.ok)
+          .catch(() => false)) || undefined,
+      200,
+    );
+    const login = await fetch(`${base}/api/admin/verify-access`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ password: TEST_ADMIN_PASSWORD }),
+    });
     expect(login.status).toBe(200);
-    const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const form = (url: string) => new URLSearchParams({ url }).toString();
     const headers = { cookie, 'content-type': 'application/x-www-form-urlencoded' };
 
-    const queued = await fetch(`${base}/api/download`, { method: 'POST', headers: { ...headers, prefer: 'respond-async' }, body: form(`${slow.url}/slowa.mp4`) });
+    const queued = await fetch(`${base}/api/download`, {
+      method: 'POST',
+      headers: { ...headers, prefer: 'respond-async' },
+      body: form(`${slow.url}/slowa.mp4`),
+    });
     expect(queued.status).toBe(202);
     const asyncJob = ((await queued.json()) as { job_id: string }).job_id;
     // this request stays open while its job runs
     const held = fetch(`${base}/api/download`, { method: 'POST', headers, body: form(`${slow.url}/slowb.mp4`) });
 
-    const jobs = async () => ((await (await fetch(`${base}/api/admin/jobs`, { headers: { cookie } })).json()) as { jobs: { job_id: string; state: string; progress: number }[] }).jobs;
+    const jobs = async () =>
+      ((await (await fetch(`${base}/api/admin/jobs`, { headers: { cookie } })).json()) as { jobs: { job_id: string; state: string; progress: number }[] }).jobs;
     await until(async () => {
       const list = await jobs();
       return list.length === 2 && list.every((j) => j.state === 'running' && j.progress > 0.06) ? list : undefined;

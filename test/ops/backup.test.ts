@@ -19,12 +19,12 @@ const tempDir = (prefix: string) => {
 };
 
 /** what a restore must bring back: people, questions, attempts (with their answers) */
-const snapshot = (t: TestApp) => ({
-  experts: t.db.allSync('SELECT * FROM experts ORDER BY id'),
-  children: t.db.allSync('SELECT * FROM children ORDER BY id'),
-  questions: t.db.allSync('SELECT id, video_id, question, answer FROM review_questions ORDER BY id'),
-  attempts: t.db.allSync('SELECT * FROM quiz_attempts ORDER BY id'),
-  answers: t.db.allSync('SELECT * FROM quiz_answers ORDER BY id'),
+const snapshot = async (t: TestApp) => ({
+  experts: await t.db.all('SELECT * FROM experts ORDER BY id'),
+  children: await t.db.all('SELECT * FROM children ORDER BY id'),
+  questions: await t.db.all('SELECT id, video_id, question, answer FROM review_questions ORDER BY id'),
+  attempts: await t.db.all('SELECT * FROM quiz_attempts ORDER BY id'),
+  answers: await t.db.all('SELECT * FROM quiz_answers ORDER BY id'),
 });
 
 describe('backup and restore', () => {
@@ -33,16 +33,16 @@ describe('backup and restore', () => {
     cleanup.push(() => t.close());
     const family = await createFamily(t);
     const child = await loginChild(t.agent(), family);
-    const video = t.db.firstSync<{ id: string }>('SELECT id FROM videos WHERE is_sample = 1')!;
+    const video = (await t.db.first<{ id: string }>('SELECT id FROM videos WHERE is_sample = 1'))!;
     // the sample is a library video like any other: the family sees it through its expert
-    t.db.runSync('INSERT INTO video_assignments (video_id, expert_id) VALUES (?, ?)', [video.id, family.expert.expert_id]);
+    await t.db.run('INSERT INTO video_assignments (video_id, expert_id) VALUES (?, ?)', [video.id, family.expert.expert_id]);
     const saved = await child.post('/api/save-quiz-score').send({
       child_id: family.child.child_id,
       video_id: video.id,
       details: [{ question: 'What did Penny find?', expected: 'a red ball', user: 'a red ball', status: 'correct' }],
     });
     expect(saved.status).toBe(200);
-    const before = snapshot(t);
+    const before = await snapshot(t);
     expect(before.experts.length).toBeGreaterThan(0);
     expect(before.children.length).toBeGreaterThan(0);
     expect(before.questions.length).toBeGreaterThan(0);
@@ -65,8 +65,8 @@ describe('backup and restore', () => {
     expect(restored.setAside).toBeUndefined();
     const t2 = await startTestApp({}, restoredDir);
     cleanup.push(() => t2.close()); // keeps restoredDir: it was supplied
-    expect(snapshot(t2)).toEqual(before);
-    expect(t2.db.firstSync<{ ok: string }>('PRAGMA integrity_check')).toEqual({ integrity_check: 'ok' });
+    expect(await snapshot(t2)).toEqual(before);
+    expect(await t2.db.first<{ ok: string }>('PRAGMA integrity_check')).toEqual({ integrity_check: 'ok' });
     // the server secret came back too: the family's code still opens the tablet session
     const again = await loginChild(t2.agent(), family);
     const me = await again.get('/api/learners/session');
@@ -83,7 +83,7 @@ describe('backup and restore', () => {
     const r = await backupDataDir(t.dataDir, backupDir, { media: false });
     expect(r.manifest.media).toBe(false);
     await createFamily(t); // a later change, lost by the restore but kept aside
-    const children = t.db.allSync('SELECT id FROM children').length;
+    const children = (await t.db.all('SELECT id FROM children')).length;
     await t.close(); // keeps dataDir: it was supplied
 
     const res = restoreDataDir(r.dir, t.dataDir);
@@ -91,7 +91,7 @@ describe('backup and restore', () => {
     expect(fs.readdirSync(res.setAside!).sort()).toEqual(expect.arrayContaining(['app.sqlite', 'secret.key']));
     const t2 = await startTestApp({}, t.dataDir);
     cleanup.push(() => t2.close());
-    expect(t2.db.allSync('SELECT id FROM children')).toHaveLength(children - 1);
+    expect(await t2.db.all('SELECT id FROM children')).toHaveLength(children - 1);
   });
 
   it('refuses an incomplete backup folder', async () => {

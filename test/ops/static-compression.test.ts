@@ -58,11 +58,11 @@ describe('versioned static files', () => {
     const cookie = String(login.headers['set-cookie']).split(';')[0]!;
     // record the SQL the app runs while serving (the real database, only observed)
     const seen: string[] = [];
-    const first = t.db.firstSync.bind(t.db);
-    t.db.firstSync = ((sql: string, params?: never) => {
+    const first = t.db.first.bind(t.db);
+    t.db.first = ((sql: string, params?: never) => {
       seen.push(sql);
       return first(sql, params);
-    }) as typeof t.db.firstSync;
+    }) as typeof t.db.first;
     try {
       const file = await raw(`${t.app.locals.staticBase}/kids/kids.css`, 'identity', { cookie });
       expect(file.status).toBe(200);
@@ -72,7 +72,7 @@ describe('versioned static files', () => {
       expect(JSON.parse(api.body.toString())).toMatchObject({ role: 'admin' });
       expect(seen.filter((q) => q.includes('FROM sessions'))).toHaveLength(1); // the spy does see session reads
     } finally {
-      t.db.firstSync = first;
+      t.db.first = first;
     }
   });
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import type { Db } from '../../src/db/database.js';
+import type { Database } from '../../src/db/database.js';
 
 /**
  * Small factories for question tests: a `videos` row plus a frames folder with frames.json,
@@ -56,8 +56,8 @@ export interface VideoFixture {
   frames?: boolean;
 }
 
-export function addVideo(db: Db, dataDir: string, v: VideoFixture): void {
-  db.runSync('INSERT INTO videos (id, title, duration_seconds, frame_count) VALUES (?, ?, ?, ?)', [
+export async function addVideo(db: Database, dataDir: string, v: VideoFixture): Promise<void> {
+  await db.run('INSERT INTO videos (id, title, duration_seconds, frame_count) VALUES (?, ?, ?, ?)', [
     v.id, v.title ?? `Video ${v.id}`, v.seconds, v.frames === false ? 0 : v.seconds,
   ]);
   if (v.frames === false) return;
@@ -75,8 +75,8 @@ export function addVideo(db: Db, dataDir: string, v: VideoFixture): void {
   fs.writeFileSync(path.join(dir, 'frames.json'), JSON.stringify({ video_id: v.id, fps: 1, count: frames.length, frames }));
 }
 
-export function assignVideo(db: Db, videoId: string, expertId: string): void {
-  db.runSync('INSERT INTO video_assignments (video_id, expert_id) VALUES (?, ?)', [videoId, expertId]);
+export async function assignVideo(db: Database, videoId: string, expertId: string): Promise<void> {
+  await db.run('INSERT INTO video_assignments (video_id, expert_id) VALUES (?, ?)', [videoId, expertId]);
 }
 
-export const count = (db: Db, sql: string, params: unknown[] = []): number => db.firstSync<{ n: number }>(sql, params)!.n;
+export const count = async (db: Database, sql: string, params: unknown[] = []): Promise<number> => (await db.first<{ n: number }>(sql, params))!.n;

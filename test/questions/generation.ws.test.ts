@@ -23,9 +23,9 @@ beforeEach(() => fake.reset());
 
 let n = 0;
 /** a fresh video with frames: `seconds` long */
-function video(seconds: number, extra: Partial<Parameters<typeof addVideo>[2]> = {}): string {
+async function video(seconds: number, extra: Partial<Parameters<typeof addVideo>[2]> = {}): Promise<string> {
   const id = `wsvid${n++}`;
-  addVideo(t.db, t.dataDir, { id, seconds, ...extra });
+  await addVideo(t.db, t.dataDir, { id, seconds, ...extra });
   return id;
 }
 const full = { start_seconds: 0, interval_seconds: 10, full_duration: true };
@@ -33,17 +33,17 @@ const types = (events: Record<string, unknown>[]) => events.map((e) => e.type);
 
 describe('/ws/questions/{video_id}', () => {
   it('refuses anonymous and non-admin sessions at the upgrade, before any work', async () => {
-    const id = video(20);
+    const id = await video(20);
     expect(await refusedStatus(base, id, null)).toBe(401);
     const expert = await createExpert(t);
     expect(await refusedStatus(base, id, await cookieFor(base, 'expert', expert.code))).toBe(403);
     expect(await refusedStatus(base, '..%2Fetc', admin)).toBe(400);
     expect(fake.requests).toHaveLength(0);
-    expect(count(t.db, 'SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ?', [id])).toBe(0);
+    expect(await count(t.db, 'SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ?', [id])).toBe(0);
   });
 
   it('streams status, one segment_result per segment and done, storing every result', async () => {
-    const id = video(60);
+    const id = await video(60);
     fake.delayMs = 150;
     const run = await openRun(base, id, admin, full);
     const events = await run.closed;
@@ -65,12 +65,12 @@ describe('/ws/questions/{video_id}', () => {
     expect(fake.requests).toHaveLength(6);
     expect(fake.requests.every((r) => r.images === 5)).toBe(true);
     // stored: AI results and seeded review sets
-    expect(count(t.db, "SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ? AND status = 'ok'", [id])).toBe(6);
-    expect(count(t.db, "SELECT COUNT(*) AS n FROM review_questions WHERE video_id = ? AND origin = 'generated'", [id])).toBe(42);
+    expect(await count(t.db, "SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ? AND status = 'ok'", [id])).toBe(6);
+    expect(await count(t.db, "SELECT COUNT(*) AS n FROM review_questions WHERE video_id = ? AND origin = 'generated'", [id])).toBe(42);
   });
 
   it('skips finished segments on a re-run unless asked to regenerate', async () => {
-    const id = video(30);
+    const id = await video(30);
     await (await openRun(base, id, admin, full)).closed;
     expect(fake.requests).toHaveLength(3);
     const again = await (await openRun(base, id, admin, full)).closed;
@@ -83,20 +83,20 @@ describe('/ws/questions/{video_id}', () => {
   });
 
   it('reports a failed segment as a structured error, stores it, and retries it on the next run', async () => {
-    const id = video(20);
+    const id = await video(20);
     fake.script = ['refusal'];
     const events = await (await openRun(base, id, admin, { ...full, provider: 'anthropic' })).closed;
     const failed = events.find((e) => e.type === 'segment_result' && e.ok === false)!;
     expect(failed.error).toEqual({ code: 'refused', message: 'The model refused to answer.', retryable: false, provider: 'anthropic' });
     expect(events.at(-1)).toMatchObject({ type: 'done', generated: 1, failed: 1 });
-    expect(count(t.db, "SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ? AND status = 'error' AND error_code = 'refused'", [id])).toBe(1);
+    expect(await count(t.db, "SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ? AND status = 'error' AND error_code = 'refused'", [id])).toBe(1);
     const again = await (await openRun(base, id, admin, full)).closed;
     expect(again.at(-1)).toMatchObject({ type: 'done', generated: 1, skipped: 1, failed: 0 });
-    expect(count(t.db, "SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ? AND status = 'ok'", [id])).toBe(2);
+    expect(await count(t.db, "SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ? AND status = 'ok'", [id])).toBe(2);
   });
 
   it('cancels calls in flight when the socket closes and keeps what finished', async () => {
-    const id = video(60);
+    const id = await video(60);
     fake.script = ['ok', 'ok'];
     fake.fallback = 'hang';
     const run = await openRun(base, id, admin, full);
@@ -107,12 +107,12 @@ describe('/ws/questions/{video_id}', () => {
     await expect.poll(() => fake.requests.filter((r) => r.aborted).length).toBe(2);
     await new Promise((r) => setTimeout(r, 100));
     expect(fake.requests).toHaveLength(4); // nothing started after the close
-    expect(count(t.db, "SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ? AND status = 'ok'", [id])).toBe(2);
-    expect(count(t.db, "SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ? AND status = 'error'", [id])).toBe(0);
+    expect(await count(t.db, "SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ? AND status = 'ok'", [id])).toBe(2);
+    expect(await count(t.db, "SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ? AND status = 'error'", [id])).toBe(0);
   });
 
   it('answers a bad payload with an error event and keeps the socket for a good one', async () => {
-    const id = video(20);
+    const id = await video(20);
     const run = await openRun(base, id, admin, { start_seconds: -1, interval_seconds: 'ten', full_duration: true });
     const err = await run.waitFor((e) => e.type === 'error');
     expect(err).toMatchObject({ code: 'bad_payload' });
@@ -126,28 +126,28 @@ describe('/ws/questions/{video_id}', () => {
 
   it('refuses a video without frames, an unknown video and an unconfigured provider with an error event', async () => {
     const bare = `bare${n++}`;
-    addVideo(t.db, t.dataDir, { id: bare, seconds: 30, frames: false });
+    await addVideo(t.db, t.dataDir, { id: bare, seconds: 30, frames: false });
     expect((await (await openRun(base, bare, admin, full)).closed)).toEqual([
       expect.objectContaining({ type: 'error', code: 'no_frames' }),
     ]);
     expect((await (await openRun(base, 'nosuchvideo', admin, full)).closed)[0]).toMatchObject({ type: 'error', code: 'video_not_found' });
-    const id = video(20);
+    const id = await video(20);
     expect((await (await openRun(base, id, admin, { ...full, start_seconds: 500 })).closed)[0]).toMatchObject({ code: 'nothing_to_generate' });
     expect(fake.requests).toHaveLength(0);
   });
 
   it('runs one segment with the builtin provider from the subtitles alone', async () => {
-    const id = video(48);
+    const id = await video(48);
     const events = await (await openRun(base, id, admin, { start_seconds: 12, interval_seconds: 13, full_duration: false, provider: 'builtin' })).closed;
     const result = events.find((e) => e.type === 'segment_result') as { ok: boolean; result: { provider: string; questions: { question_type: string; question: string; answer: string }[] } };
     expect(result).toMatchObject({ ok: true, segment_range_start: 12, segment_range_end: 25, provider: 'builtin' });
     expect(result.result.questions).toContainEqual({ question_type: 'feeling', question: 'How did Penny feel?', answer: 'sad', llm_ranking: expect.any(Number) });
     expect(fake.requests).toHaveLength(0);
-    expect(t.db.firstSync('SELECT provider, model FROM question_segments WHERE video_id = ?', [id])).toEqual({ provider: 'builtin', model: 'subtitle-rules-v1' });
+    expect(await t.db.first('SELECT provider, model FROM question_segments WHERE video_id = ?', [id])).toEqual({ provider: 'builtin', model: 'subtitle-rules-v1' });
   });
 
   it('sends at most 5 frames per segment, downscaled to 512 px', async () => {
-    const id = video(12, { frameSize: '1280x720' });
+    const id = await video(12, { frameSize: '1280x720' });
     await (await openRun(base, id, admin, { start_seconds: 0, interval_seconds: 12, full_duration: false, provider: 'gemini' })).closed;
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]!.api).toBe('gemini');

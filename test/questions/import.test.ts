@@ -7,10 +7,10 @@ import { importReviewedQuestions } from '../../src/questions/import.js';
 import { finalQuestions } from '../../src/questions/final.service.js';
 import { questionCountsByVideo, questionFilePath } from '../../src/questions/counts.js';
 
-function freshDb(): Db {
+async function freshDb(): Promise<Db> {
   const db = new Db(':memory:');
   migrate(db);
-  db.runSync(`INSERT INTO videos (id, title) VALUES ('vid_sample01', 'Sample')`);
+  await db.run(`INSERT INTO videos (id, title) VALUES ('vid_sample01', 'Sample')`);
   return db;
 }
 
@@ -42,29 +42,29 @@ const payload = () => ({
 });
 
 describe('importReviewedQuestions', () => {
-  it('writes segments, questions, variants and picks in one go, idempotently', () => {
-    const db = freshDb();
+  it('writes segments, questions, variants and picks in one go, idempotently', async () => {
+    const db = await freshDb();
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'q-import-'));
-    const first = importReviewedQuestions(db, 'vid_sample01', payload(), { dataDir });
+    const first = await importReviewedQuestions(db, 'vid_sample01', payload(), { dataDir });
     expect(first).toMatchObject({ segments: 2, questions: 4, variants: 4 });
-    const again = importReviewedQuestions(db, 'vid_sample01', payload());
+    const again = await importReviewedQuestions(db, 'vid_sample01', payload());
     expect(again).toMatchObject({ segments: 2, questions: 4, variants: 4 });
-    expect(db.firstSync<{ n: number }>('SELECT COUNT(*) AS n FROM review_questions')!.n).toBe(4);
-    expect(db.firstSync<{ n: number }>('SELECT COUNT(*) AS n FROM persona_variants')!.n).toBe(4);
-    expect(db.firstSync<{ n: number }>('SELECT COUNT(*) AS n FROM persona_winners')!.n).toBe(2);
+    expect((await db.first<{ n: number }>('SELECT COUNT(*) AS n FROM review_questions'))!.n).toBe(4);
+    expect((await db.first<{ n: number }>('SELECT COUNT(*) AS n FROM persona_variants'))!.n).toBe(4);
+    expect((await db.first<{ n: number }>('SELECT COUNT(*) AS n FROM persona_winners'))!.n).toBe(2);
 
     // only the finalized segment is served; its top-ranked question is the action one
-    const base = finalQuestions(db, 'vid_sample01', null);
+    const base = await finalQuestions(db, 'vid_sample01', null);
     expect(base).toEqual([
       expect.objectContaining({ segment_range_start: 0, segment_range_end: 30, question: 'What does the rabbit dig?', answer: 'a hole',
         expert_ranking: 1, llm_ranking: 1, question_type: 'action', companion: null }),
     ]);
     // bunny's pick belongs to the top question; pig's pick belongs to another one, so pig gets the newest variant
-    expect(finalQuestions(db, 'vid_sample01', 'bunny')[0]!.question).toBe('Hop hop! What is my friend digging?');
-    expect(finalQuestions(db, 'vid_sample01', 'pig')[0]!.question).toBe('Snort! What does bunny dig?');
-    expect(finalQuestions(db, 'vid_sample01', 'alligator')[0]!.question).toBe('What does the rabbit dig?');
+    expect((await finalQuestions(db, 'vid_sample01', 'bunny'))[0]!.question).toBe('Hop hop! What is my friend digging?');
+    expect((await finalQuestions(db, 'vid_sample01', 'pig'))[0]!.question).toBe('Snort! What does bunny dig?');
+    expect((await finalQuestions(db, 'vid_sample01', 'alligator'))[0]!.question).toBe('What does the rabbit dig?');
 
-    expect(questionCountsByVideo(db).get('vid_sample01')).toEqual({ generated: 0, final: 1 });
+    expect((await questionCountsByVideo(db)).get('vid_sample01')).toEqual({ generated: 0, final: 1 });
     const file = questionFilePath(dataDir, 'vid_sample01');
     expect(file).toBe(path.join(dataDir, 'videos', 'vid_sample01', 'questions.json'));
     const exported = JSON.parse(fs.readFileSync(file!, 'utf8'));
@@ -73,19 +73,19 @@ describe('importReviewedQuestions', () => {
     expect(questionFilePath(dataDir, '../etc')).toBeNull();
   });
 
-  it('refuses invalid payloads with a readable 400 and leaves earlier data alone', () => {
-    const db = freshDb();
-    importReviewedQuestions(db, 'vid_sample01', payload());
+  it('refuses invalid payloads with a readable 400 and leaves earlier data alone', async () => {
+    const db = await freshDb();
+    await importReviewedQuestions(db, 'vid_sample01', payload());
     const bad = payload();
     (bad.segments[0]!.questions[0] as { question_type: string }).question_type = 'who';
-    expect(() => importReviewedQuestions(db, 'vid_sample01', bad)).toThrow(/question_type/);
+    await expect(importReviewedQuestions(db, 'vid_sample01', bad)).rejects.toThrow(/question_type/);
     const twoChosen = payload();
     (twoChosen.segments[0]!.questions[1] as { variants: { chosen?: boolean }[] }).variants[0]!.chosen = true;
-    expect(() => importReviewedQuestions(db, 'vid_sample01', twoChosen)).toThrow(/more than one chosen pig/);
+    await expect(importReviewedQuestions(db, 'vid_sample01', twoChosen)).rejects.toThrow(/more than one chosen pig/);
     const overlap = payload();
     overlap.segments[1]!.segment_range_start = 20;
-    expect(() => importReviewedQuestions(db, 'vid_sample01', overlap)).toThrow(/overlap/);
-    expect(() => importReviewedQuestions(db, 'missing_vid', payload())).toThrow(/not found/);
-    expect(db.firstSync<{ n: number }>('SELECT COUNT(*) AS n FROM review_questions')!.n).toBe(4);
+    await expect(importReviewedQuestions(db, 'vid_sample01', overlap)).rejects.toThrow(/overlap/);
+    await expect(importReviewedQuestions(db, 'missing_vid', payload())).rejects.toThrow(/not found/);
+    expect((await db.first<{ n: number }>('SELECT COUNT(*) AS n FROM review_questions'))!.n).toBe(4);
   });
 });

@@ -35,8 +35,8 @@ const q = (type: string, rank: number, text = `${type} question ${rank}?`) => ({
 /** A video assigned to expert A with three generated segments, submitted through the admin route. */
 async function seededVideo(): Promise<string> {
   const id = `rvid${n++}`;
-  addVideo(t.db, t.dataDir, { id, seconds: 30 });
-  assignVideo(t.db, id, famA.expert.expert_id);
+  await addVideo(t.db, t.dataDir, { id, seconds: 30 });
+  await assignVideo(t.db, id, famA.expert.expert_id);
   const res = await admin.post('/api/submit-questions').send({
     video_id: id,
     questions: [0, 10, 20].map((s) => ({
@@ -59,8 +59,8 @@ async function reviewOf(agent: Agent, id: string) {
 describe('POST /api/submit-questions', () => {
   it('stores segments, seeds the review set and writes the JSON export', async () => {
     const id = await seededVideo();
-    expect(count(t.db, "SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ? AND status = 'ok' AND provider = 'openai'", [id])).toBe(3);
-    expect(count(t.db, 'SELECT COUNT(*) AS n FROM review_questions WHERE video_id = ?', [id])).toBe(9);
+    expect(await count(t.db, "SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ? AND status = 'ok' AND provider = 'openai'", [id])).toBe(3);
+    expect(await count(t.db, 'SELECT COUNT(*) AS n FROM review_questions WHERE video_id = ?', [id])).toBe(9);
     const again = await admin.post('/api/submit-questions').send({
       video_id: id,
       questions: [{ segment_range_start: 30, segment_range_end: 40, question_type: 'setting', question: 'Where are they?', answer: 'at the pond' }],
@@ -77,19 +77,19 @@ describe('POST /api/submit-questions', () => {
 
   it('accepts segment_result events as the WebSocket sent them', async () => {
     const id = `rvid${n++}`;
-    addVideo(t.db, t.dataDir, { id, seconds: 20 });
+    await addVideo(t.db, t.dataDir, { id, seconds: 20 });
     const result = { segment_range_start: 0, segment_range_end: 10, provider: 'gemini', model: 'g', questions: [{ question_type: 'outcome', question: 'What happened?', answer: 'it rained', llm_ranking: 1 }] };
     const res = await admin.post('/api/submit-questions').send({
       video_id: id,
       questions: [{ type: 'segment_result', ok: true, result }, { type: 'segment_result', ok: false, error: { code: 'refused' } }],
     });
     expect(res.body).toMatchObject({ success: true, segments: 1, questions: 1 });
-    expect(t.db.firstSync('SELECT provider, model FROM question_segments WHERE video_id = ?', [id])).toEqual({ provider: 'gemini', model: 'g' });
+    expect(await t.db.first('SELECT provider, model FROM question_segments WHERE video_id = ?', [id])).toEqual({ provider: 'gemini', model: 'g' });
   });
 
   it("accepts the original service's {start, end, result} items and stores what the contract's form stores", async () => {
     const [orig, flat] = [`rvid${n++}`, `rvid${n++}`];
-    for (const id of [orig, flat]) addVideo(t.db, t.dataDir, { id, seconds: 40 });
+    for (const id of [orig, flat]) await addVideo(t.db, t.dataDir, { id, seconds: 40 });
     const seg0 = { questions: [q('character', 2, 'Who is the pig?'), q('feeling', 1, 'How does Penny feel?')] };
     const original = await admin.post('/api/submit-questions').send({
       video_id: orig,
@@ -119,29 +119,29 @@ describe('POST /api/submit-questions', () => {
     expect(contract.status, JSON.stringify(contract.body)).toBe(200);
     expect(original.body.segments).toBe(contract.body.segments);
     expect(original.body.questions).toBe(contract.body.questions);
-    const stored = (id: string) => t.db.allSync(
+    const stored = (id: string) => t.db.all(
       `SELECT start_seconds AS segment_range_start, end_seconds AS segment_range_end, question_type, question, answer, llm_ranking FROM review_questions
         WHERE video_id = ? ORDER BY start_seconds, llm_ranking`, [id]);
-    expect(stored(orig)).toEqual(stored(flat));
-    expect(stored(orig)).toEqual([
+    expect(await stored(orig)).toEqual(await stored(flat));
+    expect(await stored(orig)).toEqual([
       { segment_range_start: 0, segment_range_end: 10, question_type: 'feeling', question: 'How does Penny feel?', answer: 'feeling answer', llm_ranking: 1 },
       { segment_range_start: 0, segment_range_end: 10, question_type: 'character', question: 'Who is the pig?', answer: 'character answer', llm_ranking: 2 },
       { segment_range_start: 10, segment_range_end: 20, question_type: 'action', question: 'What does Penny do?', answer: 'she plays', llm_ranking: 1 },
       { segment_range_start: 10, segment_range_end: 20, question_type: 'setting', question: 'Where is Penny?', answer: 'on the farm', llm_ranking: 2 },
       { segment_range_start: 20, segment_range_end: 30, question_type: 'outcome', question: 'What happened to the ball?', answer: 'it flew away', llm_ranking: 1 },
     ]);
-    expect(count(t.db, "SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ? AND status = 'ok'", [orig])).toBe(3);
+    expect(await count(t.db, "SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ? AND status = 'ok'", [orig])).toBe(3);
   });
 
   it('refuses an original-format result that is not JSON or names no valid question, storing nothing', async () => {
     const id = `rvid${n++}`;
-    addVideo(t.db, t.dataDir, { id, seconds: 20 });
+    await addVideo(t.db, t.dataDir, { id, seconds: 20 });
     for (const result of ['{not json', 42, { questions: [{ type: 'who', question: 'Who?', answer: 'me' }] }, {}]) {
       const res = await admin.post('/api/submit-questions').send({ video_id: id, questions: [{ start: 0, end: 10, result }] });
       expect(res.status, JSON.stringify(result)).toBe(400);
       expect(res.body).toMatchObject({ success: false, error: 'invalid_questions' });
     }
-    expect(count(t.db, 'SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ?', [id])).toBe(0);
+    expect(await count(t.db, 'SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ?', [id])).toBe(0);
   });
 
   it('refuses bad payloads with 400 and non-admins with 403', async () => {
@@ -169,7 +169,7 @@ describe('POST /api/submit-questions', () => {
     }
     expect((await mine.post('/api/submit-questions').send({ video_id: id, questions: [{}] })).status).toBe(403);
     expect((await admin.post('/api/submit-questions').send({ video_id: 'nosuch', questions: [{}] })).status).toBe(404);
-    expect(count(t.db, 'SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ?', [id])).toBe(3);
+    expect(await count(t.db, 'SELECT COUNT(*) AS n FROM question_segments WHERE video_id = ?', [id])).toBe(3);
   });
 });
 
@@ -195,7 +195,7 @@ describe('GET /api/expert-questions/{video_id}', () => {
     expect((await t.agent().get(`/api/expert-questions/${id}`)).status).toBe(401);
     expect((await mine.get('/api/expert-questions/nosuchvideo')).status).toBe(404);
     const empty = `rvid${n++}`;
-    addVideo(t.db, t.dataDir, { id: empty, seconds: 10 });
+    await addVideo(t.db, t.dataDir, { id: empty, seconds: 10 });
     const res = await admin.get(`/api/expert-questions/${empty}`);
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ success: false, error: 'questions_not_found' });
@@ -219,8 +219,8 @@ describe('POST /api/expert-questions', () => {
       }],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const rows = t.db.allSync<{ id: number; question: string; expert_ranking: number | null; trashed: number; origin: string; edited: number }>(
-      'SELECT id, question, expert_ranking, trashed, origin, edited FROM review_questions WHERE video_id = ? AND start_seconds = 0 ORDER BY position', [id]);
+    const rows = (await t.db.all<{ id: number; question: string; expert_ranking: number | null; trashed: number; origin: string; edited: number }>(
+      'SELECT id, question, expert_ranking, trashed, origin, edited FROM review_questions WHERE video_id = ? AND start_seconds = 0 ORDER BY position', [id]));
     expect(rows).toEqual([
       { id: character!.id, question: 'Who is in the barn?', expert_ranking: 1, trashed: 0, origin: 'generated', edited: 1 },
       { id: feeling!.id, question: feeling!.question, expert_ranking: null, trashed: 1, origin: 'generated', edited: 1 },
@@ -229,8 +229,8 @@ describe('POST /api/expert-questions', () => {
     expect(rows.some((r) => r.id === action!.id)).toBe(false);
     // a new AI result for this segment does not overwrite the expert's work
     await admin.post('/api/submit-questions').send({ video_id: id, questions: [{ segment_range_start: 0, segment_range_end: 10, question_type: 'action', question: 'New?', answer: 'new' }] });
-    expect(count(t.db, 'SELECT COUNT(*) AS n FROM review_questions WHERE video_id = ? AND start_seconds = 0', [id])).toBe(3);
-    expect(count(t.db, "SELECT COUNT(*) AS n FROM review_questions WHERE video_id = ? AND start_seconds = 10 AND origin = 'generated'", [id])).toBe(3);
+    expect(await count(t.db, 'SELECT COUNT(*) AS n FROM review_questions WHERE video_id = ? AND start_seconds = 0', [id])).toBe(3);
+    expect(await count(t.db, "SELECT COUNT(*) AS n FROM review_questions WHERE video_id = ? AND start_seconds = 10 AND origin = 'generated'", [id])).toBe(3);
     // a new segmentation replaces untouched AI segments it overlaps, never the expert's
     const resplit = await admin.post('/api/submit-questions').send({
       video_id: id,
@@ -243,7 +243,7 @@ describe('POST /api/expert-questions', () => {
       questions: [{ segment_range_start: 15, segment_range_end: 30, question_type: 'action', question: 'What now?', answer: 'jump' }],
     });
     expect(tail.status, JSON.stringify(tail.body)).toBe(200);
-    expect(t.db.allSync('SELECT start_seconds AS s, end_seconds AS e FROM question_segments WHERE video_id = ? ORDER BY s', [id])).toEqual([
+    expect(await t.db.all('SELECT start_seconds AS s, end_seconds AS e FROM question_segments WHERE video_id = ? ORDER BY s', [id])).toEqual([
       { s: 0, e: 10 }, { s: 15, e: 30 },
     ]);
   });
@@ -271,7 +271,7 @@ describe('POST /api/expert-questions', () => {
       expect(res.body).toMatchObject({ success: false, error: expect.any(String), message: expect.any(String) });
     }
     expect((await other.post('/api/expert-questions').send({ video_id: id, segments: [good] })).status).toBe(403);
-    expect(count(t.db, 'SELECT COUNT(*) AS n FROM review_questions WHERE video_id = ? AND edited = 1', [id])).toBe(0);
+    expect(await count(t.db, 'SELECT COUNT(*) AS n FROM review_questions WHERE video_id = ? AND edited = 1', [id])).toBe(0);
   });
 });
 
@@ -296,7 +296,7 @@ describe('POST /api/save-final-questions and GET final questions', () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.file_path).toBeTruthy();
-    expect(count(t.db, 'SELECT COUNT(*) AS n FROM review_segments WHERE video_id = ? AND finalized = 1', [id])).toBe(2);
+    expect(await count(t.db, 'SELECT COUNT(*) AS n FROM review_segments WHERE video_id = ? AND finalized = 1', [id])).toBe(2);
 
     const final = await child.get(`/api/final-questions/${id}`);
     expect(final.body).toEqual({
@@ -325,11 +325,11 @@ describe('POST /api/save-final-questions and GET final questions', () => {
     });
     expect(allTrashed.status).toBe(400);
     expect(allTrashed.body.error).toBe('segment_empty');
-    expect(count(t.db, "SELECT COUNT(*) AS n FROM review_questions WHERE video_id = ? AND trashed = 1", [id])).toBe(0); // rolled back
+    expect(await count(t.db, "SELECT COUNT(*) AS n FROM review_questions WHERE video_id = ? AND trashed = 1", [id])).toBe(0); // rolled back
     expect((await mine.post('/api/save-final-questions').send({ video_id: id, segments: [{ segment_range_start: 50, segment_range_end: 60 }] })).status).toBe(404);
     await mine.post('/api/save-final-questions').send({ video_id: id, segments: [{ segment_range_start: 0, segment_range_end: 10 }] });
     await mine.post('/api/save-final-questions').send({ video_id: id, segments: [{ segment_range_start: 0, segment_range_end: 10, finalized: false }] });
-    expect(count(t.db, 'SELECT COUNT(*) AS n FROM review_segments WHERE video_id = ? AND finalized = 1', [id])).toBe(0);
+    expect(await count(t.db, 'SELECT COUNT(*) AS n FROM review_segments WHERE video_id = ? AND finalized = 1', [id])).toBe(0);
     expect((await other.post('/api/save-final-questions').send({ video_id: id, segments: [{ segment_range_start: 0, segment_range_end: 10 }] })).status).toBe(403);
   });
 });
@@ -345,7 +345,7 @@ describe('POST /api/expert-annotations', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.annotations).toHaveLength(2);
     await mine.post('/api/expert-annotations').send({ video_id: id, annotations: [{ note: '' }, { segment_range_start: 0, segment_range_end: 10, question_id: s0!.questions[0]!.id, note: 'fine now' }] });
-    expect(t.db.allSync('SELECT author, note FROM expert_annotations WHERE video_id = ?', [id])).toEqual([{ author: famA.expert.expert_id, note: 'fine now' }]);
+    expect(await t.db.all('SELECT author, note FROM expert_annotations WHERE video_id = ?', [id])).toEqual([{ author: famA.expert.expert_id, note: 'fine now' }]);
     expect((await mine.get(`/api/expert-questions/${id}`)).body.annotations).toEqual([expect.objectContaining({ note: 'fine now', question_id: s0!.questions[0]!.id })]);
   });
 
@@ -355,7 +355,7 @@ describe('POST /api/expert-annotations', () => {
       expect((await mine.post('/api/expert-annotations').send(body)).status, JSON.stringify(body)).toBe(400);
     }
     expect((await other.post('/api/expert-annotations').send({ video_id: id, annotations: [{ note: 'x' }] })).status).toBe(403);
-    expect(count(t.db, 'SELECT COUNT(*) AS n FROM expert_annotations WHERE video_id = ?', [id])).toBe(0);
+    expect(await count(t.db, 'SELECT COUNT(*) AS n FROM expert_annotations WHERE video_id = ?', [id])).toBe(0);
   });
 });
 
@@ -367,7 +367,7 @@ describe('POST /api/expert/video/{video_id}/update-questions', () => {
     const res = await mine.post(`/api/expert/video/${id}/update-questions`).send({ questions: [{ id: target.id, question: 'What does Penny kick?', expert_ranking: 1 }] });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.questions[0]).toMatchObject({ id: target.id, question: 'What does Penny kick?', expert_ranking: 1, answer: 'action answer' });
-    expect(t.db.firstSync('SELECT question, expert_ranking, edited, updated_by FROM review_questions WHERE id = ?', [target.id])).toEqual({
+    expect(await t.db.first('SELECT question, expert_ranking, edited, updated_by FROM review_questions WHERE id = ?', [target.id])).toEqual({
       question: 'What does Penny kick?', expert_ranking: 1, edited: 1, updated_by: famA.expert.expert_id,
     });
   });
@@ -379,6 +379,6 @@ describe('POST /api/expert/video/{video_id}/update-questions', () => {
       expect((await mine.post(`/api/expert/video/${id}/update-questions`).send(body)).status, JSON.stringify(body)).toBe(400);
     }
     expect((await other.post(`/api/expert/video/${id}/update-questions`).send({ questions: [{ id: s0!.questions[0]!.id, trashed: true }] })).status).toBe(403);
-    expect(count(t.db, 'SELECT COUNT(*) AS n FROM review_questions WHERE video_id = ? AND edited = 1', [id])).toBe(0);
+    expect(await count(t.db, 'SELECT COUNT(*) AS n FROM review_questions WHERE video_id = ? AND edited = 1', [id])).toBe(0);
   });
 });

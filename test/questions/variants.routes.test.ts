@@ -29,8 +29,8 @@ beforeEach(() => fake.reset());
 /** A 30 s video with frames, assigned to expert A, with two generated segments. */
 async function seededVideo(): Promise<{ id: string; top: number[] }> {
   const id = `vvid${n++}`;
-  addVideo(t.db, t.dataDir, { id, seconds: 30 });
-  assignVideo(t.db, id, famA.expert.expert_id);
+  await addVideo(t.db, t.dataDir, { id, seconds: 30 });
+  await assignVideo(t.db, id, famA.expert.expert_id);
   const res = await admin.post('/api/submit-questions').send({
     video_id: id,
     questions: [0, 15].map((s) => ({
@@ -43,7 +43,7 @@ async function seededVideo(): Promise<{ id: string; top: number[] }> {
     })),
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const top = t.db.allSync<{ id: number }>("SELECT id FROM review_questions WHERE video_id = ? AND question_type = 'feeling' ORDER BY start_seconds", [id]).map((r) => r.id);
+  const top = (await t.db.all<{ id: number }>("SELECT id FROM review_questions WHERE video_id = ? AND question_type = 'feeling' ORDER BY start_seconds", [id])).map((r) => r.id);
   fake.reset();
   return { id, top };
 }
@@ -58,7 +58,7 @@ describe('POST /api/expert/video/{video_id}/regenerate-question', () => {
     expect(fake.requests[0]!.images).toBe(5);
     expect(fake.requests[0]!.text).toContain('The reviewer asks: simpler words');
     expect(fake.requests[0]!.text).toContain('- How does Penny feel at 0?');
-    expect(t.db.firstSync('SELECT question, origin, provider, edited FROM review_questions WHERE id = ?', [top[0]])).toEqual({
+    expect(await t.db.first('SELECT question, origin, provider, edited FROM review_questions WHERE id = ?', [top[0]])).toEqual({
       question: 'A fresh feeling question?', origin: 'regenerated', provider: 'openai', edited: 1,
     });
   });
@@ -70,7 +70,7 @@ describe('POST /api/expert/video/{video_id}/regenerate-question', () => {
     expect(add.body.question).toMatchObject({ question_type: 'character', question: 'Who is the little pig?', answer: 'Penny', provider: 'builtin' });
     const peek = await mine.post(`/api/expert/video/${id}/regenerate-question`).send({ segment_range_start: 0, segment_range_end: 15, question_type: 'action', save: false });
     expect(peek.body).toMatchObject({ saved: false, question: { question_type: 'action', question: 'A fresh action question?' } });
-    expect(count(t.db, 'SELECT COUNT(*) AS n FROM review_questions WHERE video_id = ? AND start_seconds = 0', [id])).toBe(3);
+    expect(await count(t.db, 'SELECT COUNT(*) AS n FROM review_questions WHERE video_id = ? AND start_seconds = 0', [id])).toBe(3);
   });
 
   it('maps provider failures to 502 and bad input to 400; 403s another expert', async () => {
@@ -83,7 +83,7 @@ describe('POST /api/expert/video/{video_id}/regenerate-question', () => {
       expect((await mine.post(`/api/expert/video/${id}/regenerate-question`).send(body)).status, JSON.stringify(body)).toBe(400);
     }
     expect((await other.post(`/api/expert/video/${id}/regenerate-question`).send({ question_id: top[0] })).status).toBe(403);
-    expect(t.db.firstSync('SELECT origin FROM review_questions WHERE id = ?', [top[0]])).toEqual({ origin: 'generated' });
+    expect(await t.db.first('SELECT origin FROM review_questions WHERE id = ?', [top[0]])).toEqual({ origin: 'generated' });
   });
 });
 
@@ -120,7 +120,7 @@ describe('persona variants', () => {
 
     // changing the answer drops the variants that were written for the old one
     await mine.post(`/api/expert/video/${id}/update-questions`).send({ questions: [{ id: top[0], answer: 'very sad' }] });
-    expect(count(t.db, 'SELECT COUNT(*) AS n FROM persona_variants WHERE question_id = ?', [top[0]])).toBe(0);
+    expect(await count(t.db, 'SELECT COUNT(*) AS n FROM persona_variants WHERE question_id = ?', [top[0]])).toBe(0);
     expect((await child.get(`/api/final-questions/${id}?companion=pig`)).body.segments[0]).toMatchObject({ question: 'How does Penny feel at 0?', companion: null });
   });
 
@@ -143,11 +143,11 @@ describe('persona variants', () => {
     expect(failed.body.error).toBe('provider_invalid_reply');
     expect((await other.post(`/api/expert/video/${id}/persona-variants`).send({})).status).toBe(403);
     expect((await other.get(`/api/expert/video/${id}/persona-variants`)).status).toBe(403);
-    expect(count(t.db, 'SELECT COUNT(*) AS n FROM persona_winners WHERE video_id = ?', [id])).toBe(0);
+    expect(await count(t.db, 'SELECT COUNT(*) AS n FROM persona_winners WHERE video_id = ?', [id])).toBe(0);
   });
 
   it('rewords a free question list without storing anything', async () => {
-    const before = count(t.db, 'SELECT COUNT(*) AS n FROM persona_variants');
+    const before = await count(t.db, 'SELECT COUNT(*) AS n FROM persona_variants');
     const res = await mine.post('/api/expert/questions/persona-variants').send({ questions: [{ question: 'Who is hiding?', answer: 'the cat' }], companions: ['alligator'], provider: 'anthropic' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ provider: 'anthropic', questions: [{ question: 'Who is hiding?', answer: 'the cat', variants: { alligator: 'Snap snap! Who is hiding?' } }] });
@@ -157,6 +157,6 @@ describe('persona variants', () => {
     expect((await mine.post('/api/expert/questions/persona-variants').send({ questions: [] })).status).toBe(400);
     expect((await mine.post('/api/expert/questions/persona-variants').send({ questions: [{ question: 'x?' }] })).status).toBe(400);
     expect((await (await loginChild(t.agent(), famA)).post('/api/expert/questions/persona-variants').send({ questions: [{ question: 'Who?', answer: 'me' }] })).status).toBe(403);
-    expect(count(t.db, 'SELECT COUNT(*) AS n FROM persona_variants')).toBe(before);
+    expect(await count(t.db, 'SELECT COUNT(*) AS n FROM persona_variants')).toBe(before);
   });
 });

@@ -75,6 +75,30 @@ describe('coverageStep', () => {
   it('nothing of the answer passes on', () => {
     expect(decided(coverageStep(ctx('What did they buy?', 'milk', 'a kite')))).toBe('pass');
   });
+  it('a verb said without its own noun says that noun too (WordNet derivation)', () => {
+    expect(decided(coverageStep(ctx('What did Mia do at the party?', 'she sang a song', 'she was singing')))).toBe('correct:match');
+  });
+  it('a head without the named kind before it is less precise', () => {
+    expect(decided(coverageStep(ctx('Who rang the bell?', 'the ice cream seller', 'the seller')))).toBe('almost:partial');
+    expect(decided(coverageStep(ctx('Who rang the bell?', 'the old seller', 'the seller')))).toBe('correct:key_idea');
+  });
+  it('a reason without what it acts on is a vaguer reason', () => {
+    expect(decided(coverageStep(ctx('Why did Ben wear a helmet?', 'it protects his head', 'to protect him')))).toBe('almost:partial');
+    expect(decided(coverageStep(ctx('What does the helmet do?', 'it protects his head', 'to protect him')))).toBe('correct:key_idea');
+  });
+  it('a placeholder and what it is for names the thing made for that ("something to drink": a drink)', () => {
+    expect(decided(coverageStep(ctx('What did the choir learn?', 'a new song', 'something new to sing')))).toBe('correct:match');
+    expect(decided(vaguerStep(ctx('What did the kids ask for?', 'apples', 'something to eat')))).toBe('almost:vague_answer');
+  });
+  it('praise slang means the everyday word', () => {
+    expect(decided(coverageStep(ctx('What did Sam think of the kite?', 'it was great', 'it was so cool')))).toBe('correct:match');
+  });
+  it('a vaguer word in place of the missing thing is not its key idea', () => {
+    expect(decided(coverageStep(ctx('What did the band play?', 'a shiny trumpet', 'a shiny instrument')))).toBe('almost:partial');
+  });
+  it('only its describing words said, and another thing named, is a different thing', () => {
+    expect(decided(coverageStep(ctx('What did the pup find?', 'a red ball', 'a red hat')))).toBe('wrong:conflict');
+  });
 });
 
 describe('vaguerStep', () => {
@@ -86,6 +110,15 @@ describe('vaguerStep', () => {
     expect(decided(vaguerStep(ctx('Who helped her?', 'her big brother', 'a boy')))).toBe('almost:vague_person');
     expect(decided(vaguerStep(ctx('What did the pirate find?', 'a gold coin', 'something shiny')))).toBe('almost:vague_answer');
     expect(decided(vaguerStep(ctx('What colour was the kite?', 'red', 'something blue')))).toBe('pass');
+    expect(decided(vaguerStep(ctx('What did the owl hear?', 'a mouse', 'things that squeak')))).toBe('almost:vague_answer');
+  });
+  it('a part of the day for a time on the clock is almost', () => {
+    expect(decided(vaguerStep(ctx('When did the owl wake up?', 'at eight o\'clock', 'in the evening')))).toBe('almost:vaguer');
+    expect(decided(vaguerStep(ctx('When did the owl wake up?', 'at night', 'in the evening')))).toBe('pass');
+  });
+  it('a person described but not named is almost; naming someone else is not', () => {
+    expect(decided(vaguerStep(ctx('Who found the map?', 'Priya', 'a girl with a hat')))).toBe('almost:vague_person');
+    expect(decided(vaguerStep(ctx('Who found the map?', 'Priya', 'Tom')))).toBe('pass');
   });
   it('a different one of the same kind passes on', () => {
     expect(decided(vaguerStep(ctx('What colour was the kite?', 'red', 'blue')))).toBe('pass');
@@ -97,6 +130,14 @@ describe('fallbackStep', () => {
     expect(decided(fallbackStep(ctx('What did the fox want?', 'the grapes', 'the fox wanted')))).toBe('wrong:echo');
     expect(decided(fallbackStep(ctx('What colour was the kite?', 'red', 'blue')))).toBe('wrong:conflict');
     expect(decided(fallbackStep(ctx('What did they pour on the pancakes?', 'maple syrup', 'can we go outside now')))).toBe('wrong:no_match');
+  });
+  it('a word whose other name holds the expected thing is almost ("cavities": tooth decay)', () => {
+    expect(decided(fallbackStep(ctx('What did the dentist check?', 'his teeth', 'the cavities')))).toBe('almost:partial');
+    expect(decided(fallbackStep(ctx('What did the dentist check?', 'his teeth', 'the car')))).toBe('wrong:no_match');
+  });
+  it('naming what the expected action makes is almost (WordNet derivation)', () => {
+    expect(decided(fallbackStep(ctx('What did the bird do?', 'it sang all morning', 'a pretty song')))).toBe('almost:partial');
+    expect(decided(fallbackStep(ctx('What did the bird do?', 'it sang all morning', 'a pretty nest')))).toBe('wrong:no_match');
   });
 });
 

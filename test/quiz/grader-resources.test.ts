@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { metaphoneAlike, sameLongCode } from '../../src/quiz/grading/fuzzy.js';
+import { metaphoneAlike, sameLongCode, yodCoalesced } from '../../src/quiz/grading/fuzzy.js';
 import { isCompoundNoun, isKindOfHead, meaningOf } from '../../src/quiz/grading/meaning.js';
 import { irregularPastBase, lemmatize, morphy } from '../../src/quiz/grading/morphology.js';
 import { wordsToNumbers } from '../../src/quiz/grading/normalize.js';
-import { ANTONYMS, SYNONYMS, TAXONOMY } from '../../src/quiz/grading/lexicon-meaning.js';
+import { ANTONYMS, SLANG, SYNONYMS, TAXONOMY } from '../../src/quiz/grading/lexicon-meaning.js';
 import { loadWordnet, wordnetIndexFile } from '../../src/quiz/grading/wordnet.js';
 
 /** The general resources the grader stands on: WordNet's index, its morphology, Double Metaphone, numbers. */
@@ -59,6 +59,14 @@ describe('Double Metaphone', () => {
     expect(sameLongCode('aunts', 'ants')).toBe(true);
     expect(sameLongCode('ted', 'tad')).toBe(false);
   });
+  it('knows "t"/"d" before a long "u" said as "ch"/"j" (yod coalescence), and only there', () => {
+    expect(yodCoalesced('tuesday')).toBe('chuesday');
+    expect(yodCoalesced('tuna')).toBe('chuna');
+    expect(yodCoalesced('duty')).toBe('juty');
+    expect(yodCoalesced('tummy')).toBeUndefined();
+    expect(yodCoalesced('duck')).toBeUndefined();
+    expect(metaphoneAlike(yodCoalesced('tuesday') as string, 'chooseday')).toBe(true);
+  });
 });
 
 describe('numbers in spoken forms', () => {
@@ -83,6 +91,7 @@ describe('the child-word overlay', () => {
       for (const child of children) if (meaningOf(key(child), key(parent)) === 'broader') covered.push(`${child} < ${parent}`);
     }
     for (const [a, b] of ANTONYMS) if (meaningOf(key(a), key(b)) === 'opposite') covered.push(`${a} <> ${b}`);
+    for (const [word, concept] of Object.entries(SLANG)) if (meaningOf(concept, word) !== undefined) covered.push(`${word} ~ ${concept}`);
     expect(covered).toEqual([]);
   });
 });

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createExpert, loginAdmin, loginExpert, startTestApp, type Agent, type TestApp } from '../helpers/app.js';
-import { JudgeBudget } from '../../src/quiz/grading/judge-budget.js';
 import { FakeProvider } from '../fake-provider/server.js';
 
 /** The AI judge through the real OpenAI SDK, against a fake provider on 127.0.0.1. */
@@ -85,18 +84,5 @@ describe('the per-person AI judge budget (AI_JUDGE_MAX_PER_HOUR)', () => {
     } finally {
       await small.close();
     }
-  });
-
-  it('counts calls in a sliding hour per key, none for anonymous, none when set to 0', () => {
-    let now = 0;
-    const budget = new JudgeBudget(2, () => now, 2);
-    expect([budget.take('a'), budget.take('a'), budget.take('a')]).toEqual([true, true, false]);
-    now = 30 * 60_000;
-    expect(budget.take('a')).toBe(false);
-    expect(budget.take('b')).toBe(true);
-    now = 60 * 60_000 + 1;
-    expect(budget.take('a')).toBe(true);
-    expect(budget.take(undefined)).toBe(false);
-    expect(new JudgeBudget(0).take('a')).toBe(false);
   });
 });

@@ -9,7 +9,7 @@ let n = 0;
  */
 export async function addVideo(t: TestApp, expertId: string | null, title = 'The Red Barn'): Promise<string> {
   const id = `vid${Date.now().toString(36)}${(n++).toString(36)}`.slice(0, 20);
-  t.db.runSync(`INSERT INTO videos (id, title, duration_seconds, state) VALUES (?, ?, 60, 'downloaded')`, [id, title]);
+  await t.db.run(`INSERT INTO videos (id, title, duration_seconds, state) VALUES (?, ?, 60, 'downloaded')`, [id, title]);
   if (expertId) {
     const admin = await loginAdmin(t.agent());
     const res = await admin.post('/api/admin/videos/assignments').send({ video_id: id, expert_id: expertId });
@@ -39,5 +39,5 @@ export function attemptBody(childId: string, videoId: string, extra: Record<stri
   };
 }
 
-export const countRows = (t: TestApp, table: 'quiz_attempts' | 'quiz_answers' | 'quiz_checkpoints') =>
-  (t.db.firstSync<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`) as { n: number }).n;
+export const countRows = async (t: TestApp, table: 'quiz_attempts' | 'quiz_answers' | 'quiz_checkpoints') =>
+  ((await t.db.first<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`)) as { n: number }).n;

@@ -29,7 +29,7 @@ beforeAll(async () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   }
   await child.put(`/api/quiz/checkpoints/${id}/${moon}`).send({ position_seconds: 12, duration_seconds: 60, watch_minutes: 0.3 });
-  t.db.runSync(`UPDATE videos SET title = 'The Big Red Barn' WHERE id = ?`, [barn]);
+  await t.db.run(`UPDATE videos SET title = 'The Big Red Barn' WHERE id = ?`, [barn]);
 });
 afterAll(() => t.close());
 
@@ -72,7 +72,7 @@ describe('GET /api/learners/children/{child_id}/report', () => {
       ['Zoe Goes to the Moon', 'flexible', 0, 100, 2, 1],
       ['The Big Red Barn', 'strict', 1, 50, 1.5, 3],
     ]);
-    const rows = t.db.allSync<{ n: number }>('SELECT COUNT(*) AS n FROM quiz_attempts WHERE child_id = ?', [family.child.child_id]);
+    const rows = await t.db.all<{ n: number }>('SELECT COUNT(*) AS n FROM quiz_attempts WHERE child_id = ?', [family.child.child_id]);
     expect(rows[0]!.n).toBe(r.sessions.length);
   });
 

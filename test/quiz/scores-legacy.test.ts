@@ -31,9 +31,9 @@ const contractDetails = originalDetails.map(({ expectedAnswer, userAnswer, statu
 const nested = (childId: string, scoreData: Record<string, unknown>) => ({ child_id: childId, video_id: videoId, score_data: scoreData });
 const originalScore = { total: 3, correct: 2, wrong: 1, percentage: 67, total_retries: 2, avg_retries_per_question: 0.67, watch_minutes: 1.5, manual_pauses: 1, details: originalDetails };
 
-const attemptRow = (id: number) => t.db.firstSync<Record<string, unknown>>(
+const attemptRow = async (id: number) => await t.db.first<Record<string, unknown>>(
   'SELECT percentage, total_retries, watch_minutes, question_count, correct_count, almost_count, wrong_count, interaction_mode FROM quiz_attempts WHERE id = ?', [id]);
-const answerRows = (id: number) => t.db.allSync<Record<string, unknown>>(
+const answerRows = async (id: number) => await t.db.all<Record<string, unknown>>(
   'SELECT position, question, question_type, expected, user_answer, status, similarity, retries, extra_json FROM quiz_answers WHERE attempt_id = ? ORDER BY position', [id]);
 const withoutIds = (a: Record<string, unknown>) => {
   const { attempt_id: _a, child_id: _c, created_at: _t, ...rest } = a;
@@ -52,16 +52,16 @@ describe('save-quiz-score: the original nested score_data and the contract flat 
     expect(old.body).toMatchObject({ success: true, checkpoint: false, percentage: 67, question_count: 3 });
     expect(withoutIds(old.body)).toEqual(withoutIds(flat.body));
 
-    const row = attemptRow(old.body.attempt_id);
+    const row = await attemptRow(old.body.attempt_id);
     expect(row).toEqual({ percentage: 67, total_retries: 2, watch_minutes: 1.5, question_count: 3, correct_count: 2, almost_count: 0, wrong_count: 1, interaction_mode: 'flexible' });
-    expect(row).toEqual(attemptRow(flat.body.attempt_id));
-    const answers = answerRows(old.body.attempt_id);
+    expect(row).toEqual(await attemptRow(flat.body.attempt_id));
+    const answers = await answerRows(old.body.attempt_id);
     expect(answers.map((a) => [a.expected, a.user_answer, a.status, a.extra_json])).toEqual([
       ['red', 'red', 'correct', '{"timestamp":20}'],
       ['the piglet', 'the piglet', 'correct', '{"timestamp":40}'],
       ['happy', 'sad', 'wrong', '{"timestamp":60}'],
     ]);
-    expect(answers).toEqual(answerRows(flat.body.attempt_id));
+    expect(answers).toEqual(await answerRows(flat.body.attempt_id));
 
     const scores = async (childId: string) => (await expert.get(`/api/get-quiz-scores/${childId}`)).body;
     const [a, b] = [await scores(twinId), await scores(family.child.child_id)];
@@ -82,11 +82,11 @@ describe('save-quiz-score: the original nested score_data and the contract flat 
     const res = await expert.post('/api/save-quiz-score').send(nested(twinId, { total: 4, correct: 3, wrong: 1, total_retries: 0, details: [] }));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ percentage: 75, question_count: 4 });
-    expect(attemptRow(res.body.attempt_id)).toMatchObject({ percentage: 75, question_count: 4, correct_count: 3, wrong_count: 1, almost_count: 0 });
-    expect(answerRows(res.body.attempt_id)).toEqual([]);
+    expect(await attemptRow(res.body.attempt_id)).toMatchObject({ percentage: 75, question_count: 4, correct_count: 3, wrong_count: 1, almost_count: 0 });
+    expect(await answerRows(res.body.attempt_id)).toEqual([]);
     // the same counts sent flat
     const flat = await expert.post('/api/save-quiz-score').send({ child_id: twinId, video_id: videoId, total: 4, correct: 3, wrong: 1 });
-    expect(attemptRow(flat.body.attempt_id)).toEqual(attemptRow(res.body.attempt_id));
+    expect(await attemptRow(flat.body.attempt_id)).toEqual(await attemptRow(res.body.attempt_id));
   });
 
   it('lets the flat contract fields win over score_data', async () => {
@@ -94,36 +94,36 @@ describe('save-quiz-score: the original nested score_data and the contract flat 
       ...nested(twinId, originalScore), percentage: 90, total_retries: 0, details: [contractDetails[0]],
     });
     expect(res.status).toBe(200);
-    expect(attemptRow(res.body.attempt_id)).toMatchObject({ percentage: 90, total_retries: 0, watch_minutes: 1.5, question_count: 1, correct_count: 1, wrong_count: 0 });
+    expect(await attemptRow(res.body.attempt_id)).toMatchObject({ percentage: 90, total_retries: 0, watch_minutes: 1.5, question_count: 1, correct_count: 1, wrong_count: 0 });
   });
 
   it('answers 422 and stores nothing when score_data is not an object', async () => {
     for (const scoreData of ['67%', 67, [originalScore], null, true]) {
-      const before = countRows(t, 'quiz_attempts');
+      const before = await countRows(t, 'quiz_attempts');
       const res = await expert.post('/api/save-quiz-score').send({ child_id: twinId, video_id: videoId, score_data: scoreData });
       expect(res.status, JSON.stringify(scoreData)).toBe(422);
       expect(res.body).toMatchObject({ success: false, error: 'invalid_score_data', detail: [{ loc: ['body', 'score_data'], msg: expect.any(String), type: expect.any(String) }] });
-      expect(countRows(t, 'quiz_attempts')).toBe(before);
+      expect(await countRows(t, 'quiz_attempts')).toBe(before);
     }
   });
 
   it('refuses counts that do not add up, and bad nested fields name the field', async () => {
-    const before = countRows(t, 'quiz_attempts');
+    const before = await countRows(t, 'quiz_attempts');
     const over = await expert.post('/api/save-quiz-score').send(nested(twinId, { total: 2, correct: 2, wrong: 1 }));
     expect(over.status).toBe(400);
     expect(over.body.message).toMatch(/more than total/);
     const bad = await expert.post('/api/save-quiz-score').send(nested(twinId, { percentage: 250 }));
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/percentage/);
-    expect(countRows(t, 'quiz_attempts')).toBe(before);
+    expect(await countRows(t, 'quiz_attempts')).toBe(before);
   });
 
   it('checks who is asking exactly as for the flat body', async () => {
     const other = await createFamily(t);
     const stranger = await loginExpert(t.agent(), other.expert.code);
-    const before = countRows(t, 'quiz_attempts');
+    const before = await countRows(t, 'quiz_attempts');
     expect((await stranger.post('/api/save-quiz-score').send(nested(twinId, originalScore))).status).toBe(403);
     expect((await t.agent().post('/api/save-quiz-score').send(nested(twinId, originalScore))).status).toBe(401);
-    expect(countRows(t, 'quiz_attempts')).toBe(before);
+    expect(await countRows(t, 'quiz_attempts')).toBe(before);
   });
 });

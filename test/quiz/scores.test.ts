@@ -17,23 +17,23 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const attemptsOf = (childId: string) => t.db.allSync<Record<string, unknown>>('SELECT * FROM quiz_attempts WHERE child_id = ? ORDER BY id', [childId]);
-const answersOf = (attemptId: number) => t.db.allSync<Record<string, unknown>>('SELECT * FROM quiz_answers WHERE attempt_id = ? ORDER BY position', [attemptId]);
+const attemptsOf = async (childId: string) => await t.db.all<Record<string, unknown>>('SELECT * FROM quiz_attempts WHERE child_id = ? ORDER BY id', [childId]);
+const answersOf = async (attemptId: number) => await t.db.all<Record<string, unknown>>('SELECT * FROM quiz_answers WHERE attempt_id = ? ORDER BY position', [attemptId]);
 
 describe('POST /api/save-quiz-score', () => {
   it('stores the attempt and every answer for a child session', async () => {
     const child = await loginChild(t.agent(), family);
-    const before = countRows(t, 'quiz_attempts');
+    const before = await countRows(t, 'quiz_attempts');
     const res = await child.post('/api/save-quiz-score').send(attemptBody(family.child.child_id, videoId));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, checkpoint: false, percentage: 50, question_count: 3, attempt_id: expect.any(Number) });
-    expect(countRows(t, 'quiz_attempts')).toBe(before + 1);
-    const row = t.db.firstSync<Record<string, unknown>>('SELECT * FROM quiz_attempts WHERE id = ?', [res.body.attempt_id]);
+    expect(await countRows(t, 'quiz_attempts')).toBe(before + 1);
+    const row = await t.db.first<Record<string, unknown>>('SELECT * FROM quiz_attempts WHERE id = ?', [res.body.attempt_id]);
     expect(row).toMatchObject({
       child_id: family.child.child_id, video_id: videoId, video_title: 'The Red Barn', companion: 'pig', interaction_mode: 'strict',
       percentage: 50, total_retries: 1, watch_minutes: 1.5, question_count: 3, correct_count: 1, almost_count: 1, wrong_count: 1,
     });
-    const answers = answersOf(res.body.attempt_id);
+    const answers = await answersOf(res.body.attempt_id);
     expect(answers.map((a) => [a.question_type, a.expected, a.user_answer, a.status, a.segment_range_start, a.retries])).toEqual([
       ['setting', 'red', 'read', 'correct', 0, 0],
       ['character', 'the piglet', 'an animal', 'almost', 20, 1],
@@ -45,13 +45,13 @@ describe('POST /api/save-quiz-score', () => {
     const expert = await loginExpert(t.agent(), family.expert.code);
     const e = await expert.post('/api/save-quiz-score').send({ child_id: family.child.child_id, video_id: videoId, percentage: 80 });
     expect(e.status).toBe(200);
-    expect(t.db.firstSync('SELECT interaction_mode, percentage, companion, question_count FROM quiz_attempts WHERE id = ?', [e.body.attempt_id]))
+    expect(await t.db.first('SELECT interaction_mode, percentage, companion, question_count FROM quiz_attempts WHERE id = ?', [e.body.attempt_id]))
       .toEqual({ interaction_mode: 'flexible', percentage: 80, companion: null, question_count: 0 });
     const admin = await loginAdmin(t.agent());
     const a = await admin.post('/api/save-quiz-score').send({ child_id: other.child.child_id, video_id: videoId, interaction_mode: 'passive' });
     expect(a.status).toBe(200);
     expect(a.body.percentage).toBeNull();
-    expect(t.db.firstSync('SELECT percentage, interaction_mode FROM quiz_attempts WHERE id = ?', [a.body.attempt_id]))
+    expect(await t.db.first('SELECT percentage, interaction_mode FROM quiz_attempts WHERE id = ?', [a.body.attempt_id]))
       .toEqual({ percentage: null, interaction_mode: 'passive' });
   });
 
@@ -68,7 +68,7 @@ describe('POST /api/save-quiz-score', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.percentage).toBe(50);
-    const answers = answersOf(res.body.attempt_id);
+    const answers = await answersOf(res.body.attempt_id);
     expect(answers[0]).toMatchObject({ user_answer: '3', status: 'correct', similarity: 1, extra_json: '{"reason":"said 3","skipped":false}' });
     expect(answers[1]).toMatchObject({ user_answer: 'a telescope', status: 'wrong', segment_range_start: 13 });
     expect(answers[2]).toMatchObject({ question: '', expected: '', user_answer: '', status: null });
@@ -80,11 +80,11 @@ describe('POST /api/save-quiz-score', () => {
     ["another expert's account", 'otherExpert', 403, 'child_not_yours'],
   ])('refuses %s', async (_name, who, status, code) => {
     const agent = who === 'otherChild' ? await loginChild(t.agent(), other) : who === 'otherExpert' ? await loginExpert(t.agent(), other.expert.code) : t.agent();
-    const before = countRows(t, 'quiz_attempts');
+    const before = await countRows(t, 'quiz_attempts');
     const res = await agent.post('/api/save-quiz-score').send(attemptBody(family.child.child_id, videoId));
     expect(res.status).toBe(status);
     expect(res.body).toMatchObject({ success: false, error: code });
-    expect(countRows(t, 'quiz_attempts')).toBe(before);
+    expect(await countRows(t, 'quiz_attempts')).toBe(before);
   });
 
   it('404 for an unknown child or video, 403 for a video outside the library', async () => {
@@ -118,12 +118,12 @@ describe('POST /api/save-quiz-score', () => {
     ['details.0', { details: ['red'] }],
   ])('400 for a bad %s', async (field, patch) => {
     const child = await loginChild(t.agent(), family);
-    const before = countRows(t, 'quiz_attempts');
+    const before = await countRows(t, 'quiz_attempts');
     const res = await child.post('/api/save-quiz-score').send({ ...attemptBody(family.child.child_id, videoId), ...patch });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, error: 'validation_error' });
     expect(res.body.message).toContain(field);
-    expect(countRows(t, 'quiz_attempts')).toBe(before);
+    expect(await countRows(t, 'quiz_attempts')).toBe(before);
   });
 });
 
@@ -141,7 +141,7 @@ describe('checkpoints and resuming', () => {
     // the page-leave beacon posts the newer state
     const beacon = await child.post(base).send({ position_seconds: 41, watch_minutes: 0.8, details: attemptBody(kid.child_id, videoId).details.slice(0, 2) });
     expect(beacon.status).toBe(200);
-    expect(t.db.firstSync('SELECT position_seconds, furthest_seconds, watch_minutes FROM quiz_checkpoints WHERE child_id = ?', [kid.child_id]))
+    expect(await t.db.first('SELECT position_seconds, furthest_seconds, watch_minutes FROM quiz_checkpoints WHERE child_id = ?', [kid.child_id]))
       .toEqual({ position_seconds: 41, furthest_seconds: 41, watch_minutes: 0.8 });
 
     const progress = await child.get(`/api/learners/children/${kid.child_id}/progress/${videoId}`);
@@ -151,11 +151,11 @@ describe('checkpoints and resuming', () => {
 
     const via = await child.post('/api/save-quiz-score').send({ child_id: kid.child_id, video_id: videoId, checkpoint: true, position_seconds: 50 });
     expect(via.body).toMatchObject({ success: true, checkpoint: true, attempt_id: null });
-    expect(attemptsOf(kid.child_id)).toHaveLength(0);
+    expect(await attemptsOf(kid.child_id)).toHaveLength(0);
 
     const done = await child.post('/api/save-quiz-score').send(attemptBody(kid.child_id, videoId));
     expect(done.status).toBe(200);
-    expect(countRowsFor(kid.child_id)).toBe(0);
+    expect(await countRowsFor(kid.child_id)).toBe(0);
     const after = await child.get(`/api/learners/children/${kid.child_id}/progress/${videoId}`);
     expect(after.body).toMatchObject({ checkpoint: null, last_completed: { attempt_id: done.body.attempt_id, percentage: 50 } });
   });
@@ -166,7 +166,7 @@ describe('checkpoints and resuming', () => {
     await child.put(base).send({ position_seconds: 5 });
     const del = await child.delete(base);
     expect(del.body).toEqual({ success: true, deleted: true });
-    expect(countRowsFor(family.child.child_id)).toBe(0);
+    expect(await countRowsFor(family.child.child_id)).toBe(0);
     expect((await child.delete(base)).body).toEqual({ success: true, deleted: false });
 
     const stranger = await loginChild(t.agent(), other);
@@ -175,11 +175,11 @@ describe('checkpoints and resuming', () => {
     expect((await t.agent().get(base)).status).toBe(401);
     expect((await child.put(base).send({ position_seconds: -1 })).status).toBe(400);
     expect((await child.put(`/api/quiz/checkpoints/${family.child.child_id}/${otherVideo}`).send({})).status).toBe(403);
-    expect(countRowsFor(family.child.child_id)).toBe(0);
+    expect(await countRowsFor(family.child.child_id)).toBe(0);
   });
 });
 
-const countRowsFor = (childId: string) => (t.db.firstSync<{ n: number }>('SELECT COUNT(*) AS n FROM quiz_checkpoints WHERE child_id = ?', [childId]) as { n: number }).n;
+const countRowsFor = async (childId: string) => ((await t.db.first<{ n: number }>('SELECT COUNT(*) AS n FROM quiz_checkpoints WHERE child_id = ?', [childId])) as { n: number }).n;
 
 describe('GET /api/get-quiz-scores/{child_id}', () => {
   it("returns the child's attempts with their details, newest first", async () => {

@@ -70,7 +70,7 @@ describe('lemmatize', () => {
     ['sandwiches', 'sandwich'], ['strawberries', 'strawberry'], ['leaves', 'leaf'], ['hopping', 'hop'], ['hopped', 'hop'],
     ['chased', 'chase'], ['chasing', 'chase'], ['ran', 'run'], ['went', 'go'], ['red', 'red'], ['ground', 'ground'], ['found', 'find'],
     ['slowly', 'slow'], ['happily', 'happy'], ['bigger', 'big'], ['mice', 'mouse'], ['riding', 'ride'],
-    ['huge', 'huge'], ['hoping', 'hope'], ['wakes', 'wake'],
+    ['huge', 'huge'], ['hoping', 'hope'], ['wakes', 'wake'], ['evening', 'evening'], ['singing', 'sing'],
   ])('%s -> %s', (word, lemma) => expect(lemmatize(word)).toBe(lemma));
 
   it('keeps every form of a word together', () => {

@@ -18,8 +18,8 @@ beforeAll(async () => {
   t = await startTestApp({ SAMPLE_IMPORT: 'true', DEMO_SEED: 'true' });
   // the demo codes are printed once at start; give the demo family a known code to log in with
   const { accounts } = accountsDeps({ db: t.db, config: t.config });
-  const child = t.db.firstSync<{ id: string; parent_id: string }>("SELECT id, parent_id FROM children WHERE expert_id = 'demo'")!;
-  accounts.codes.set('parent', child.parent_id, '246810');
+  const child = (await t.db.first<{ id: string; parent_id: string }>("SELECT id, parent_id FROM children WHERE expert_id = 'demo'"))!;
+  await accounts.codes.set('parent', child.parent_id, '246810');
   demo = {
     expert: { expert_id: 'demo', display_name: 'Demo Parent', code: '' },
     parentId: child.parent_id,
@@ -50,7 +50,7 @@ async function expectPlayable(tablet: Agent): Promise<void> {
 
 describe('the sample, a library video like any other', () => {
   it('plays for the demo family out of the box (assigned to the demo expert on first start)', async () => {
-    expect(t.db.allSync('SELECT expert_id FROM video_assignments WHERE video_id = ?', [ID])).toEqual([{ expert_id: 'demo' }]);
+    expect(await t.db.all('SELECT expert_id FROM video_assignments WHERE video_id = ?', [ID])).toEqual([{ expert_id: 'demo' }]);
     await expectPlayable(await loginChild(t.agent(), demo));
   });
 

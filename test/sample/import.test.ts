@@ -43,17 +43,17 @@ const sha = (file: string) => crypto.createHash('sha256').update(fs.readFileSync
 const videoDir = (t: TestApp) => path.join(t.dataDir, 'videos', ID);
 
 /** everything the import writes, to compare before and after a second start */
-function snapshot(t: TestApp) {
+async function snapshot(t: TestApp) {
   const files = Object.keys(manifest.checksums).map((rel) => {
     const st = fs.statSync(path.join(videoDir(t), rel));
     return [rel, st.size, st.mtimeMs, st.ino];
   });
   return {
-    video: t.db.allSync('SELECT * FROM videos'),
-    segments: t.db.allSync('SELECT * FROM review_segments ORDER BY start_seconds'),
-    questions: t.db.allSync('SELECT * FROM review_questions ORDER BY id'),
-    variants: t.db.allSync('SELECT * FROM persona_variants ORDER BY id'),
-    winners: t.db.allSync('SELECT * FROM persona_winners ORDER BY start_seconds, companion'),
+    video: await t.db.all('SELECT * FROM videos'),
+    segments: await t.db.all('SELECT * FROM review_segments ORDER BY start_seconds'),
+    questions: await t.db.all('SELECT * FROM review_questions ORDER BY id'),
+    variants: await t.db.all('SELECT * FROM persona_variants ORDER BY id'),
+    winners: await t.db.all('SELECT * FROM persona_winners ORDER BY start_seconds, companion'),
     files,
   };
 }
@@ -61,7 +61,7 @@ function snapshot(t: TestApp) {
 describe('sample import on start', () => {
   it('creates the row, copies the files and imports final questions for all three companions', async () => {
     const t = await start();
-    const row = t.db.firstSync<Record<string, unknown>>('SELECT * FROM videos WHERE id = ?', [ID]);
+    const row = await t.db.first<Record<string, unknown>>('SELECT * FROM videos WHERE id = ?', [ID]);
     expect(row).toMatchObject({
       id: ID,
       title: manifest.title,
@@ -81,13 +81,13 @@ describe('sample import on start', () => {
     // no temp folders left beside it
     expect(fs.readdirSync(path.join(t.dataDir, 'videos')).filter((n) => n.startsWith('.'))).toEqual([]);
 
-    expect(t.db.firstSync('SELECT COUNT(*) AS n FROM review_segments WHERE video_id = ? AND finalized = 1', [ID])).toEqual({ n: payload.segments.length });
-    expect(t.db.firstSync('SELECT COUNT(*) AS n FROM persona_winners WHERE video_id = ?', [ID])).toEqual({ n: payload.segments.length * 3 });
+    expect(await t.db.first('SELECT COUNT(*) AS n FROM review_segments WHERE video_id = ? AND finalized = 1', [ID])).toEqual({ n: payload.segments.length });
+    expect(await t.db.first('SELECT COUNT(*) AS n FROM persona_winners WHERE video_id = ?', [ID])).toEqual({ n: payload.segments.length * 3 });
 
-    const base = finalQuestions(t.db, ID, null);
+    const base = await finalQuestions(t.db, ID, null);
     expect(base).toHaveLength(payload.segments.length);
     for (const companion of COMPANIONS) {
-      const served = finalQuestions(t.db, ID, companion);
+      const served = await finalQuestions(t.db, ID, companion);
       expect(served).toHaveLength(payload.segments.length);
       served.forEach((q, i) => {
         const seg = payload.segments[i];
@@ -111,24 +111,24 @@ describe('sample import on start', () => {
 
   it('is a library video: without the demo family nobody sees it, and it is available for experts to claim', async () => {
     const t = await start();
-    expect(t.db.allSync('SELECT * FROM video_assignments')).toEqual([]);
-    expect(canSeeVideo(t.db, { role: 'expert', expertId: 'someone-new' }, ID)).toBe(false);
-    expect(canSeeVideo(t.db, { role: 'child', expertId: 'another-expert', parentId: 'p_0123456789' }, ID)).toBe(false);
-    expect(canSeeVideo(t.db, { role: 'anonymous' }, ID)).toBe(false);
-    expect(canSeeVideo(t.db, { role: 'admin' }, ID)).toBe(true);
-    expect(listVideos(t.db, { expertId: 'expert-a' })).toEqual([]);
-    expect(listUnclaimedVideos(t.db).map((v) => [v.id, v.isSample])).toEqual([[ID, true]]);
+    expect(await t.db.all('SELECT * FROM video_assignments')).toEqual([]);
+    expect(await canSeeVideo(t.db, { role: 'expert', expertId: 'someone-new' }, ID)).toBe(false);
+    expect(await canSeeVideo(t.db, { role: 'child', expertId: 'another-expert', parentId: 'p_0123456789' }, ID)).toBe(false);
+    expect(await canSeeVideo(t.db, { role: 'anonymous' }, ID)).toBe(false);
+    expect(await canSeeVideo(t.db, { role: 'admin' }, ID)).toBe(true);
+    expect(await listVideos(t.db, { expertId: 'expert-a' })).toEqual([]);
+    expect((await listUnclaimedVideos(t.db)).map((v) => [v.id, v.isSample])).toEqual([[ID, true]]);
   });
 
   it('is assigned to the demo expert when the demo family is created on first start, and to nobody else', async () => {
     const t = await start({ DEMO_SEED: 'true' });
-    expect(t.db.allSync('SELECT video_id, expert_id FROM video_assignments')).toEqual([{ video_id: ID, expert_id: 'demo' }]);
-    expect(listVideos(t.db, { expertId: 'demo' }).map((v) => [v.id, v.isSample, v.videoFile])).toEqual([[ID, true, manifest.files.video]]);
-    const demoChild = t.db.firstSync<{ parent_id: string }>("SELECT parent_id FROM children WHERE expert_id = 'demo'")!;
-    expect(canSeeVideo(t.db, { role: 'child', expertId: 'demo', parentId: demoChild.parent_id }, ID)).toBe(true);
-    expect(canSeeVideo(t.db, { role: 'expert', expertId: 'someone-new' }, ID)).toBe(false);
+    expect(await t.db.all('SELECT video_id, expert_id FROM video_assignments')).toEqual([{ video_id: ID, expert_id: 'demo' }]);
+    expect((await listVideos(t.db, { expertId: 'demo' })).map((v) => [v.id, v.isSample, v.videoFile])).toEqual([[ID, true, manifest.files.video]]);
+    const demoChild = (await t.db.first<{ parent_id: string }>("SELECT parent_id FROM children WHERE expert_id = 'demo'"))!;
+    expect(await canSeeVideo(t.db, { role: 'child', expertId: 'demo', parentId: demoChild.parent_id }, ID)).toBe(true);
+    expect(await canSeeVideo(t.db, { role: 'expert', expertId: 'someone-new' }, ID)).toBe(false);
     // still unclaimed: the demo expert has it by assignment, another expert may claim it
-    expect(listUnclaimedVideos(t.db).map((v) => v.id)).toEqual([ID]);
+    expect((await listUnclaimedVideos(t.db)).map((v) => v.id)).toEqual([ID]);
   });
 
   it("keeps an admin's unassign and delete across restarts (a deleted sample is not re-imported)", async () => {
@@ -136,24 +136,24 @@ describe('sample import on start', () => {
     const admin = await loginAdmin(t.agent());
     expect((await admin.delete(`/api/admin/videos/assignments/${ID}/demo`)).status).toBe(200);
     let again = await restart(t);
-    expect(again.db.allSync('SELECT * FROM video_assignments')).toEqual([]);
-    expect(again.db.firstSync('SELECT is_sample FROM videos WHERE id = ?', [ID])).toEqual({ is_sample: 1 });
+    expect(await again.db.all('SELECT * FROM video_assignments')).toEqual([]);
+    expect(await again.db.first('SELECT is_sample FROM videos WHERE id = ?', [ID])).toEqual({ is_sample: 1 });
 
     const del = await (await loginAdmin(again.agent())).delete(`/api/admin/videos/${ID}`);
     expect(del.status, JSON.stringify(del.body)).toBe(200);
     expect(del.body).toMatchObject({ success: true, video_id: ID, is_sample: true });
     expect(fs.existsSync(videoDir(again))).toBe(false);
-    expect(again.db.firstSync('SELECT is_sample FROM deleted_videos WHERE id = ?', [ID])).toEqual({ is_sample: 1 });
+    expect(await again.db.first('SELECT is_sample FROM deleted_videos WHERE id = ?', [ID])).toEqual({ is_sample: 1 });
 
     again = await restart(again);
-    expect(again.db.firstSync('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 0 });
-    expect(again.db.firstSync('SELECT COUNT(*) AS n FROM review_questions')).toEqual({ n: 0 });
+    expect(await again.db.first('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 0 });
+    expect(await again.db.first('SELECT COUNT(*) AS n FROM review_questions')).toEqual({ n: 0 });
     expect(fs.existsSync(videoDir(again))).toBe(false);
     expect(await importSample(again.db, again.dataDir)).toMatchObject({ video_id: ID, deleted: true, copied: false, inserted: false });
     expect(fs.existsSync(videoDir(again))).toBe(false);
   });
 
-  it('keeps the demo family playing an already imported sample when an install upgrades (migration 007)', () => {
+  it('keeps the demo family playing an already imported sample when an install upgrades (migration 007)', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kvq-migrate-'));
     tmpDirs.push(dir);
     const migrations = path.join(dir, 'migrations');
@@ -163,10 +163,10 @@ describe('sample import on start', () => {
     const db = new Db(path.join(dir, 'old.sqlite'));
     try {
       migrate(db, migrations);
-      db.runSync("INSERT INTO experts (id, display_name) VALUES ('demo', 'Demo Parent'), ('other', 'Other')");
-      db.runSync(`INSERT INTO videos (id, title, is_sample) VALUES (?, 'Sample', 1), ('plain', 'Plain', 0)`, [ID]);
+      await db.run("INSERT INTO experts (id, display_name) VALUES ('demo', 'Demo Parent'), ('other', 'Other')");
+      await db.run(`INSERT INTO videos (id, title, is_sample) VALUES (?, 'Sample', 1), ('plain', 'Plain', 0)`, [ID]);
       expect(migrate(db, all)).toContain('007-library-sample.sql');
-      expect(db.allSync('SELECT video_id, expert_id FROM video_assignments')).toEqual([{ video_id: ID, expert_id: 'demo' }]);
+      expect(await db.all('SELECT video_id, expert_id FROM video_assignments')).toEqual([{ video_id: ID, expert_id: 'demo' }]);
     } finally {
       db.close();
     }
@@ -174,18 +174,18 @@ describe('sample import on start', () => {
 
   it('changes nothing on a second start', async () => {
     const t = await start();
-    const before = snapshot(t);
+    const before = await snapshot(t);
     const again = await restart(t);
-    expect(snapshot(again)).toEqual(before);
+    expect(await snapshot(again)).toEqual(before);
     expect(await importSample(again.db, again.dataDir)).toEqual({ video_id: ID, deleted: false, assigned_to: null, copied: false, inserted: false, questions: null });
-    expect(snapshot(again)).toEqual(before);
+    expect(await snapshot(again)).toEqual(before);
   });
 
   it('restores missing files without touching the questions or files others wrote', async () => {
     const t = await start();
     const edited = 'What is the name of the pink pig?';
-    t.db.runSync('UPDATE review_questions SET question = ? WHERE video_id = ? AND start_seconds = 0 AND expert_ranking = 1', [edited, ID]);
-    const questions = t.db.allSync('SELECT * FROM review_questions ORDER BY id');
+    await t.db.run('UPDATE review_questions SET question = ? WHERE video_id = ? AND start_seconds = 0 AND expert_ranking = 1', [edited, ID]);
+    const questions = await t.db.all('SELECT * FROM review_questions ORDER BY id');
     fs.rmSync(path.join(videoDir(t), manifest.files.video));
     fs.rmSync(path.join(videoDir(t), manifest.files.frames_dir, 'frame_00003.jpg'));
     fs.writeFileSync(path.join(videoDir(t), 'notes.txt'), 'kept');
@@ -194,14 +194,14 @@ describe('sample import on start', () => {
     expect(sha(path.join(videoDir(again), manifest.files.video))).toBe(manifest.checksums[manifest.files.video]!.sha256);
     expect(fs.existsSync(path.join(videoDir(again), manifest.files.frames_dir, 'frame_00003.jpg'))).toBe(true);
     expect(fs.readFileSync(path.join(videoDir(again), 'notes.txt'), 'utf8')).toBe('kept');
-    expect(again.db.allSync('SELECT * FROM review_questions ORDER BY id')).toEqual(questions);
-    expect(finalQuestions(again.db, ID, null)[0]!.question).toBe(edited);
-    expect(again.db.firstSync('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 1 });
+    expect(await again.db.all('SELECT * FROM review_questions ORDER BY id')).toEqual(questions);
+    expect((await finalQuestions(again.db, ID, null))[0]!.question).toBe(edited);
+    expect(await again.db.first('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 1 });
   });
 
   it('imports nothing when SAMPLE_IMPORT is off', async () => {
     const t = await start({ SAMPLE_IMPORT: 'false' });
-    expect(t.db.firstSync('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 0 });
+    expect(await t.db.first('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 0 });
     expect(fs.existsSync(videoDir(t))).toBe(false);
   });
 
@@ -214,7 +214,7 @@ describe('sample import on start', () => {
     await expect(importSample(t.db, t.dataDir, broken)).rejects.toThrow(/does not match/);
     expect(fs.existsSync(videoDir(t))).toBe(false);
     expect(fs.readdirSync(path.join(t.dataDir, 'videos'))).toEqual([]);
-    expect(t.db.firstSync('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 0 });
+    expect(await t.db.first('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 0 });
   });
 
   it('rolls the row back when the questions are invalid', async () => {
@@ -226,7 +226,7 @@ describe('sample import on start', () => {
     fs.writeFileSync(path.join(broken, 'questions.json'), JSON.stringify(bad));
     const t = await start({ SAMPLE_IMPORT: 'false' });
     await expect(importSample(t.db, t.dataDir, broken)).rejects.toThrow(/Invalid reviewed questions/);
-    expect(t.db.firstSync('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 0 });
-    expect(t.db.firstSync('SELECT COUNT(*) AS n FROM review_questions')).toEqual({ n: 0 });
+    expect(await t.db.first('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 0 });
+    expect(await t.db.first('SELECT COUNT(*) AS n FROM review_questions')).toEqual({ n: 0 });
   });
 });

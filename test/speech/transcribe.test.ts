@@ -36,10 +36,10 @@ function leftovers(t: TestApp): string[] {
 }
 
 /** A playable video with one finalized question, visible to every family (is_sample). */
-function seedVideo(t: TestApp, id: string, question: string, answer: string): void {
-  t.db.runSync("INSERT INTO videos (id, title, state, is_sample) VALUES (?, 'Farm', 'downloaded', 1)", [id]);
-  t.db.runSync('INSERT INTO review_segments (video_id, start_seconds, end_seconds, finalized) VALUES (?, 0, 20, 1)', [id]);
-  t.db.runSync(
+async function seedVideo(t: TestApp, id: string, question: string, answer: string): Promise<void> {
+  await t.db.run("INSERT INTO videos (id, title, state, is_sample) VALUES (?, 'Farm', 'downloaded', 1)", [id]);
+  await t.db.run('INSERT INTO review_segments (video_id, start_seconds, end_seconds, finalized) VALUES (?, 0, 20, 1)', [id]);
+  await t.db.run(
     `INSERT INTO review_questions (video_id, start_seconds, end_seconds, question_type, question, answer, origin)
      VALUES (?, 0, 20, 'setting', ?, ?, 'expert')`,
     [id, question, answer],
@@ -55,7 +55,7 @@ describe('POST /api/transcribe with the local recognizer (no key)', () => {
   beforeAll(async () => {
     t = await startTestApp({ TRANSCRIBE_MAX_BYTES: '300000' });
     child = await loginChild(t.agent(), await createFamily(t));
-    seedVideo(t, 'farmvideo01', 'What color was the barn?', 'blue');
+    await seedVideo(t, 'farmvideo01', 'What color was the barn?', 'blue');
   });
   afterAll(async () => t.close());
 
@@ -128,18 +128,18 @@ describe('POST /api/transcribe with the local recognizer (no key)', () => {
     expect(res.body.text.split(' ')).not.toContain('blue');
   });
 
-  it('gives the recognizer the question, the words around its answer and the video\'s other questions', () => {
+  it('gives the recognizer the question, the words around its answer and the video\'s other questions', async () => {
     const c = t.config;
     const recognizer = new LocalRecognizer({ ffmpegPath: c.FFMPEG_PATH, espeakPath: c.ESPEAK_PATH, pocketsphinxPath: c.POCKETSPHINX_PATH, modelDir: c.POCKETSPHINX_MODEL_DIR, workRoot: scratch, run: runProcess });
     const service = new TranscribeService(c, t.db, recognizer, createLogger('silent'));
-    const asked = service.contextFor({ role: 'admin' }, 'farmvideo01', 3);
+    const asked = await service.contextFor({ role: 'admin' }, 'farmvideo01', 3);
     expect(asked.focus).toEqual(['What color was the barn?', 'blue']);
     expect(asked.neighbours?.broader).toContain('color');
     expect(asked.neighbours?.kin).toEqual(expect.arrayContaining(['red', 'green']));
     // another moment of the video: its questions only raise their words a little, no neighbours
-    const elsewhere = service.contextFor({ role: 'admin' }, 'farmvideo01', 300);
+    const elsewhere = await service.contextFor({ role: 'admin' }, 'farmvideo01', 300);
     expect(elsewhere).toEqual({ focus: [], related: ['What color was the barn?', 'blue'] });
-    expect(service.contextFor({ role: 'admin' }, 'no-such-video', 3)).toEqual({ focus: [], related: [] });
+    expect(await service.contextFor({ role: 'admin' }, 'no-such-video', 3)).toEqual({ focus: [], related: [] });
   });
 
   it('says so when the upload is not readable audio', async () => {

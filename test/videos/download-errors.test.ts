@@ -56,7 +56,7 @@ describe('error classification and player-client retries (auth mode none)', () =
     expect(res.body.recovery_hint).toMatch(/DOWNLOAD_COOKIE_FILE/);
     expect(res.body.message).toMatch(/Sign in to confirm your age/);
     expect(probes().map(clientsOf)).toEqual(['default', 'youtube:player_client=tv,web_safari', 'youtube:player_client=mweb,android_vr', 'youtube:player_client=web_embedded']);
-    expect(t.db.firstSync('SELECT 1 FROM videos WHERE id = ?', ['agegate0001'])).toBeUndefined();
+    expect(await t.db.first('SELECT 1 FROM videos WHERE id = ?', ['agegate0001'])).toBeUndefined();
   });
 
   it('bot check: sign_in_required', async () => {
@@ -76,7 +76,7 @@ describe('error classification and player-client retries (auth mode none)', () =
     const res = await download('forbidden01');
     expect(res.body).toMatchObject({ success: false, error_code: 'forbidden', video_id: 'forbidden01' });
     expect(calls().filter((a) => a.includes('--load-info-json'))).toHaveLength(4);
-    expect(t.db.firstSync('SELECT 1 FROM videos WHERE id = ?', ['forbidden01'])).toBeUndefined();
+    expect(await t.db.first('SELECT 1 FROM videos WHERE id = ?', ['forbidden01'])).toBeUndefined();
     expect(fs.existsSync(path.join(t.dataDir, 'videos', 'forbidden01'))).toBe(false);
   });
 
@@ -103,7 +103,7 @@ describe('error classification and player-client retries (auth mode none)', () =
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.success).toBe(true);
     expect(res.body.subtitle_warning).toMatch(/rate_limited/);
-    expect(t.db.firstSync('SELECT subtitle_file, state FROM videos WHERE id = ?', ['subsfail001'])).toEqual({ subtitle_file: null, state: 'downloaded' });
+    expect(await t.db.first('SELECT subtitle_file, state FROM videos WHERE id = ?', ['subsfail001'])).toEqual({ subtitle_file: null, state: 'downloaded' });
   });
 
   it('yt-dlp that writes no file: video_file_missing', async () => {
@@ -124,7 +124,7 @@ describe('error classification and player-client retries (auth mode none)', () =
       fs.writeFileSync(path.join(gate, 'release'), '');
       const done = await first;
       expect(done.status, JSON.stringify(done.body)).toBe(200);
-      expect(t.db.allSync('SELECT key FROM video_locks')).toEqual([]);
+      expect(await t.db.all('SELECT key FROM video_locks')).toEqual([]);
     } finally {
       delete process.env.FAKE_YTDLP_GATE;
     }
@@ -169,7 +169,7 @@ describe('auth sources', () => {
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ success: false, error_code: 'binary_missing' });
       expect(res.body.message).toMatch(/apt-get install yt-dlp/);
-      expect(t.db.allSync('SELECT key FROM video_locks')).toEqual([]);
+      expect(await t.db.all('SELECT key FROM video_locks')).toEqual([]);
     } finally {
       await t.close();
     }

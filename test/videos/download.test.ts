@@ -46,7 +46,7 @@ afterAll(async () => {
 });
 
 const download = (url: string) => admin.post('/api/download').type('form').send({ url });
-const row = (id: string) => t.db.firstSync<Record<string, unknown>>('SELECT * FROM videos WHERE id = ?', [id]);
+const row = async (id: string) => await t.db.first<Record<string, unknown>>('SELECT * FROM videos WHERE id = ?', [id]);
 
 describe('POST /api/download with the real yt-dlp', () => {
   it('downloads a direct MP4, makes a thumbnail and records the video', async () => {
@@ -65,7 +65,7 @@ describe('POST /api/download with the real yt-dlp', () => {
     });
     expect(res.body.duration).toBeCloseTo(3, 0);
     expect(res.body.subtitle_warning).toMatch(/No English subtitles/);
-    expect(row('clip')).toMatchObject({ state: 'downloaded', video_file: 'video.mp4', thumbnail_file: 'thumbnail.jpg', subtitle_file: null, source_url: `${fx.url}/clip.mp4`, frame_count: 0 });
+    expect(await row('clip')).toMatchObject({ state: 'downloaded', video_file: 'video.mp4', thumbnail_file: 'thumbnail.jpg', subtitle_file: null, source_url: `${fx.url}/clip.mp4`, frame_count: 0 });
     expect(probe(path.join(dir, 'video.mp4'))).toMatchObject({ videoCodec: 'h264', audioCodec: 'aac' });
     expect(probe(path.join(dir, 'thumbnail.jpg')).videoCodec).toBe('mjpeg');
     const info = JSON.parse(fs.readFileSync(path.join(dir, 'info.json'), 'utf8'));
@@ -81,7 +81,7 @@ describe('POST /api/download with the real yt-dlp', () => {
     expect(res.body.success).toBe(true);
     expect(res.body.subtitle_warning).toBeUndefined();
     const id = res.body.video_id as string;
-    const r = row(id)!;
+    const r = (await row(id))!;
     expect(r.subtitle_file).toBe('video.en.vtt');
     expect(r.title).toMatch(/Bunny lesson/);
     const vtt = fs.readFileSync(path.join(t.dataDir, 'videos', id, 'video.en.vtt'), 'utf8');
@@ -114,7 +114,7 @@ describe('POST /api/download with the real yt-dlp', () => {
     expect(res.status).toBe(502);
     expect(res.body).toMatchObject({ success: false, error_code: 'video_unavailable', auth_source: 'none', used_player_client: ['default'] });
     expect(res.body.recovery_hint).toMatch(/private, removed/);
-    expect(row('missing')).toBeUndefined();
+    expect(await row('missing')).toBeUndefined();
     expect(fs.readdirSync(path.join(t.dataDir, 'videos')).filter((n) => n.startsWith('.'))).toEqual([]);
   });
 
@@ -143,7 +143,7 @@ describe('POST /api/download as multipart/form-data (what the original admin pag
     const res = await admin.post('/api/download').field('url', `${fx.url}/formclip.mp4`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ success: true, video_id: 'formclip', title: 'formclip', local_path: '/media/videos/formclip/video', auth_source: 'none' });
-    expect(row('formclip')).toMatchObject({ state: 'downloaded', video_file: 'video.mp4', source_url: `${fx.url}/formclip.mp4` });
+    expect(await row('formclip')).toMatchObject({ state: 'downloaded', video_file: 'video.mp4', source_url: `${fx.url}/formclip.mp4` });
   });
 
   it('answers the same refusals as the urlencoded form', async () => {

@@ -26,7 +26,7 @@ beforeAll(async () => {
   ]);
   t = await startTestApp();
   admin = await loginAdmin(t.agent());
-  addVideo(t.db, t.dataDir, { id: 'clock', videoFile: clock60, subtitleFile: vtt, duration: 60 });
+  await addVideo(t.db, t.dataDir, { id: 'clock', videoFile: clock60, subtitleFile: vtt, duration: 60 });
 }, 60_000);
 afterAll(async () => {
   await t.close();
@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 const framesDir = () => path.join(t.dataDir, 'videos', 'clock', 'frames');
-const frameCount = () => t.db.firstSync<{ frame_count: number }>('SELECT frame_count FROM videos WHERE id = ?', ['clock'])!.frame_count;
+const frameCount = async () => (await t.db.first<{ frame_count: number }>('SELECT frame_count FROM videos WHERE id = ?', ['clock']))!.frame_count;
 
 describe('POST /api/frames/{video_id}', () => {
   it('extracts 60 frames from 60 s, frame k at t = k, with manifests carrying the subtitles', async () => {
@@ -43,7 +43,7 @@ describe('POST /api/frames/{video_id}', () => {
     expect(res.body).toMatchObject({ success: true, video_id: 'clock', output_dir: framesDir(), count: 60 });
     expect(res.body.files).toHaveLength(60);
     expect(res.body.files[59]).toBe(path.join(framesDir(), 'frame_00059.jpg'));
-    expect(frameCount()).toBe(60);
+    expect(await frameCount()).toBe(60);
 
     const json = JSON.parse(fs.readFileSync(path.join(framesDir(), 'frames.json'), 'utf8'));
     expect(frameManifestSchema.parse(json)).toEqual(await readFrameManifest(mediaStore(t.config), 'clock'));
@@ -66,7 +66,7 @@ describe('POST /api/frames/{video_id}', () => {
     const names = fs.readdirSync(framesDir()).sort();
     expect(names).toEqual([...Array.from({ length: 10 }, (_, k) => `frame_${String(k).padStart(5, '0')}.jpg`), 'frames.csv', 'frames.json'].sort());
     expect(fs.readdirSync(path.join(t.dataDir, 'videos', 'clock')).filter((n) => n.startsWith('.'))).toEqual([]);
-    expect(frameCount()).toBe(10);
+    expect(await frameCount()).toBe(10);
   });
 
   it('keeps the previous frames when ffmpeg fails', async () => {
@@ -77,18 +77,18 @@ describe('POST /api/frames/{video_id}', () => {
     expect(res.body).toMatchObject({ success: false, error: 'frames_failed' });
     expect(fs.readFileSync(path.join(framesDir(), 'frames.json'), 'utf8')).toBe(before);
     expect(fs.readdirSync(framesDir())).toHaveLength(12);
-    expect(frameCount()).toBe(10);
+    expect(await frameCount()).toBe(10);
     fs.copyFileSync(clock10, path.join(t.dataDir, 'videos', 'clock', 'video.mp4'));
   });
 
   it('refuses while the video is busy or still downloading, and unknown or malformed ids', async () => {
-    t.db.runSync("INSERT INTO video_locks (key, kind, owner) VALUES ('video:clock', 'download', 'test')");
+    await t.db.run("INSERT INTO video_locks (key, kind, owner) VALUES ('video:clock', 'download', 'test')");
     const busy = await admin.post('/api/frames/clock');
     expect(busy.status).toBe(409);
     expect(busy.body).toMatchObject({ error: 'video_busy' });
-    t.db.runSync("DELETE FROM video_locks WHERE owner = 'test'");
+    await t.db.run("DELETE FROM video_locks WHERE owner = 'test'");
 
-    t.db.runSync("INSERT INTO videos (id, title, state) VALUES ('halfdone', 'Half', 'downloading')");
+    await t.db.run("INSERT INTO videos (id, title, state) VALUES ('halfdone', 'Half', 'downloading')");
     expect((await admin.post('/api/frames/halfdone')).body).toMatchObject({ error: 'video_not_ready' });
     expect((await admin.post('/api/frames/nosuchvideo')).status).toBe(404);
     for (const bad of ['..', '.hidden', 'a%2Fb', 'a.b', '-x', 'x'.repeat(65)]) {

@@ -36,11 +36,11 @@ beforeAll(async () => {
   const vtt = writeVtt(path.join(tmp, 'v.vtt'), [[0, 3, 'Hello']]);
   t = await startTestApp();
   admin = await loginAdmin(t.agent());
-  addVideo(t.db, t.dataDir, { id: 'assigned', videoFile: clip, thumbnailFile: thumb, subtitleFile: vtt, duration: 3, title: 'Assigned video' });
-  addVideo(t.db, t.dataDir, { id: 'claimedB', videoFile: clip, duration: 75.4, title: 'Claimed by B' });
-  addVideo(t.db, t.dataDir, { id: 'loose', videoFile: clip, duration: 3 });
-  addVideo(t.db, t.dataDir, { id: 'sample', videoFile: clip, duration: 3, isSample: true });
-  t.db.runSync("INSERT INTO videos (id, title, state) VALUES ('partial', 'Partial', 'downloading')");
+  await addVideo(t.db, t.dataDir, { id: 'assigned', videoFile: clip, thumbnailFile: thumb, subtitleFile: vtt, duration: 3, title: 'Assigned video' });
+  await addVideo(t.db, t.dataDir, { id: 'claimedB', videoFile: clip, duration: 75.4, title: 'Claimed by B' });
+  await addVideo(t.db, t.dataDir, { id: 'loose', videoFile: clip, duration: 3 });
+  await addVideo(t.db, t.dataDir, { id: 'sample', videoFile: clip, duration: 3, isSample: true });
+  await t.db.run("INSERT INTO videos (id, title, state) VALUES ('partial', 'Partial', 'downloading')");
   famA = await createFamily(t);
   famB = await createFamily(t);
   expertA = await loginExpert(t.agent(), famA.expert.code);
@@ -186,14 +186,14 @@ describe('expert videos, available videos, claim and unclaim', () => {
     const res = await expertA.post('/api/expert/videos/loose/claim');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, video_id: 'loose', expert_id: famA.expert.expert_id });
-    expect(t.db.firstSync('SELECT expert_id FROM video_claims WHERE video_id = ?', ['loose'])).toEqual({ expert_id: famA.expert.expert_id });
+    expect(await t.db.first('SELECT expert_id FROM video_claims WHERE video_id = ?', ['loose'])).toEqual({ expert_id: famA.expert.expert_id });
     expect((await expertA.post('/api/expert/videos/loose/claim')).status).toBe(200);
     const other = await expertB.post('/api/expert/videos/loose/claim');
     expect(other.status).toBe(409);
     expect(other.body.error).toBe('already_claimed');
     // the sample is claimed like any other video; expert B's family then sees it
     expect((await expertB.post('/api/expert/videos/sample/claim')).status).toBe(200);
-    expect(t.db.firstSync('SELECT expert_id FROM video_claims WHERE video_id = ?', ['sample'])).toEqual({ expert_id: famB.expert.expert_id });
+    expect(await t.db.first('SELECT expert_id FROM video_claims WHERE video_id = ?', ['sample'])).toEqual({ expert_id: famB.expert.expert_id });
     expect((await expertA.post('/api/expert/videos/sample/claim')).status).toBe(409);
     expect((await expertA.post('/api/expert/videos/nosuchvideo/claim')).status).toBe(404);
     expect((await expertA.post('/api/expert/videos/partial/claim')).status).toBe(404);
@@ -209,7 +209,7 @@ describe('expert videos, available videos, claim and unclaim', () => {
     expect(stolen.body.error).toBe('claimed_by_other');
     const res = await expertA.delete('/api/expert/videos/loose/unclaim');
     expect(res.status).toBe(200);
-    expect(t.db.firstSync('SELECT 1 FROM video_claims WHERE video_id = ?', ['loose'])).toBeUndefined();
+    expect(await t.db.first('SELECT 1 FROM video_claims WHERE video_id = ?', ['loose'])).toBeUndefined();
     expect((await expertA.delete('/api/expert/videos/loose/unclaim')).body.error).toBe('not_claimed');
     expect(ids((await childA.get('/api/kids_videos')).body.videos)).toEqual(['assigned', 'sample']);
     expect((await childA.delete('/api/expert/videos/loose/unclaim')).status).toBe(403);
@@ -223,17 +223,17 @@ describe('admin assignments', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, ...body });
     expect((await admin.post('/api/admin/videos/assignments').send(body)).body.message).toMatch(/already/);
-    expect(t.db.allSync('SELECT expert_id FROM video_assignments WHERE video_id = ?', ['loose'])).toEqual([{ expert_id: famB.expert.expert_id }]);
+    expect(await t.db.all('SELECT expert_id FROM video_assignments WHERE video_id = ?', ['loose'])).toEqual([{ expert_id: famB.expert.expert_id }]);
     const list = await admin.get('/api/admin/videos/assignments');
     // one item per downloaded video (the original service's shape), with its experts
-    const videoCount = t.db.firstSync<{ n: number }>(`SELECT count(*) AS n FROM videos WHERE state = 'downloaded'`)!.n;
+    const videoCount = (await t.db.first<{ n: number }>(`SELECT count(*) AS n FROM videos WHERE state = 'downloaded'`))!.n;
     expect(list.body.count).toBe(videoCount);
     expect(list.body.assignments).toHaveLength(videoCount);
     expect(list.body.assignments).toContainEqual({
       video_id: 'loose', title: 'Video loose', is_sample: false, claimed_by: null,
       assigned_experts: [{ expert_id: famB.expert.expert_id, expert_name: 'Test Expert', assigned_at: expect.any(String) }],
     });
-    const assignedRows = t.db.allSync<{ video_id: string; expert_id: string }>('SELECT video_id, expert_id FROM video_assignments ORDER BY video_id, expert_id');
+    const assignedRows = await t.db.all<{ video_id: string; expert_id: string }>('SELECT video_id, expert_id FROM video_assignments ORDER BY video_id, expert_id');
     const listed = list.body.assignments.flatMap((a: { video_id: string; assigned_experts: { expert_id: string }[] }) => a.assigned_experts.map((e) => ({ video_id: a.video_id, expert_id: e.expert_id })));
     expect(listed.sort((x: { video_id: string }, y: { video_id: string }) => x.video_id.localeCompare(y.video_id))).toEqual(assignedRows);
     expect(list.body.assignments).toContainEqual(expect.objectContaining({ video_id: 'claimedB', claimed_by: { expert_id: famB.expert.expert_id, expert_name: 'Test Expert' } }));
@@ -242,7 +242,7 @@ describe('admin assignments', () => {
     expect(list.body.experts).toEqual(experts.map((e) => ({ expert_id: e.expert_id, display_name: e.display_name, is_active: e.active })));
     expect(list.body.experts).toContainEqual({ expert_id: famB.expert.expert_id, display_name: 'Test Expert', is_active: true });
     expect(list.body.claims).toEqual(expect.arrayContaining([expect.objectContaining({ video_id: 'claimedB', expert_id: famB.expert.expert_id })]));
-    expect(list.body.claims).toHaveLength(t.db.firstSync<{ n: number }>('SELECT count(*) AS n FROM video_claims')!.n);
+    expect(list.body.claims).toHaveLength((await t.db.first<{ n: number }>('SELECT count(*) AS n FROM video_claims'))!.n);
     expect(ids((await expertB.get('/api/videos-list')).body.videos, 'id')).toEqual(['claimedB', 'loose', 'sample']);
     expect((await admin.delete(`/api/admin/videos/assignments/loose/${famB.expert.expert_id}`)).status).toBe(200);
     expect((await admin.delete(`/api/admin/videos/assignments/loose/${famB.expert.expert_id}`)).status).toBe(404);
@@ -306,11 +306,11 @@ describe('DELETE /api/admin/videos/{video_id}', () => {
     const res = await admin.delete('/api/admin/videos/assigned');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ success: true, video_id: 'assigned', title: 'Assigned video', is_sample: false, attempts_kept: 1, checkpoints_removed: 1 });
-    expect(t.db.firstSync('SELECT 1 AS x FROM videos WHERE id = ?', ['assigned'])).toBeUndefined();
-    expect(t.db.allSync('SELECT * FROM video_assignments WHERE video_id = ?', ['assigned'])).toEqual([]);
-    expect(t.db.allSync('SELECT * FROM review_questions WHERE video_id = ?', ['assigned'])).toEqual([]);
-    expect(t.db.firstSync('SELECT title, is_sample FROM deleted_videos WHERE id = ?', ['assigned'])).toEqual({ title: 'Assigned video', is_sample: 0 });
-    expect(t.db.firstSync('SELECT percentage, video_title FROM quiz_attempts WHERE id = ?', [saved.body.attempt_id])).toEqual({ percentage: 80, video_title: 'Assigned video' });
+    expect(await t.db.first('SELECT 1 AS x FROM videos WHERE id = ?', ['assigned'])).toBeUndefined();
+    expect(await t.db.all('SELECT * FROM video_assignments WHERE video_id = ?', ['assigned'])).toEqual([]);
+    expect(await t.db.all('SELECT * FROM review_questions WHERE video_id = ?', ['assigned'])).toEqual([]);
+    expect(await t.db.first('SELECT title, is_sample FROM deleted_videos WHERE id = ?', ['assigned'])).toEqual({ title: 'Assigned video', is_sample: 0 });
+    expect(await t.db.first('SELECT percentage, video_title FROM quiz_attempts WHERE id = ?', [saved.body.attempt_id])).toEqual({ percentage: 80, video_title: 'Assigned video' });
     expect(fs.existsSync(path.join(t.dataDir, 'videos', 'assigned'))).toBe(false);
     expect(fs.readdirSync(path.join(t.dataDir, 'videos')).filter((n) => n.startsWith('.'))).toEqual([]);
     expect(ids((await childA.get('/api/kids_videos')).body.videos)).not.toContain('assigned');
@@ -319,12 +319,12 @@ describe('DELETE /api/admin/videos/{video_id}', () => {
   });
 
   it('refuses while a job holds the video, and bad ids', async () => {
-    t.db.runSync("INSERT INTO video_locks (key, kind, owner) VALUES ('video:loose', 'frames', 'test')");
+    await t.db.run("INSERT INTO video_locks (key, kind, owner) VALUES ('video:loose', 'frames', 'test')");
     const busy = await admin.delete('/api/admin/videos/loose');
     expect(busy.status).toBe(409);
     expect(busy.body).toMatchObject({ success: false, error: 'video_busy' });
-    t.db.runSync("DELETE FROM video_locks WHERE key = 'video:loose'");
-    expect(t.db.firstSync('SELECT 1 AS x FROM videos WHERE id = ?', ['loose'])).toEqual({ x: 1 });
+    await t.db.run("DELETE FROM video_locks WHERE key = 'video:loose'");
+    expect(await t.db.first('SELECT 1 AS x FROM videos WHERE id = ?', ['loose'])).toEqual({ x: 1 });
     expect((await admin.delete('/api/admin/videos/partial')).status).toBe(409);
     expect((await admin.delete('/api/admin/videos/..%2Fx')).status).toBe(400);
   });

@@ -7,17 +7,17 @@ describe('start-up after a crash', () => {
   it('drops interrupted first downloads, stale locks and temp dirs, and keeps finished videos', async () => {
     const first = await startTestApp();
     const videos = path.join(first.dataDir, 'videos');
-    first.db.runSync("INSERT INTO videos (id, title, state, video_file) VALUES ('done', 'Done', 'downloaded', 'video.mp4')");
-    first.db.runSync("INSERT INTO videos (id, title, state) VALUES ('crashed', 'Crashed', 'downloading')");
-    first.db.runSync("INSERT INTO video_locks (key, kind, owner) VALUES ('video:done', 'frames', 'old-process')");
+    await first.db.run("INSERT INTO videos (id, title, state, video_file) VALUES ('done', 'Done', 'downloaded', 'video.mp4')");
+    await first.db.run("INSERT INTO videos (id, title, state) VALUES ('crashed', 'Crashed', 'downloading')");
+    await first.db.run("INSERT INTO video_locks (key, kind, owner) VALUES ('video:done', 'frames', 'old-process')");
     for (const dir of ['done/frames', 'done/.frames.new-abc', 'crashed', '.incoming.dl-123/attempt-none-default']) fs.mkdirSync(path.join(videos, dir), { recursive: true });
     fs.writeFileSync(path.join(videos, 'done', 'video.mp4'), 'x');
     fs.writeFileSync(path.join(videos, 'crashed', 'video.mp4'), 'partial');
 
     const t = await first.restart();
     try {
-      expect(t.db.allSync('SELECT id, state FROM videos ORDER BY id')).toEqual([{ id: 'done', state: 'downloaded' }]);
-      expect(t.db.allSync('SELECT key FROM video_locks')).toEqual([]);
+      expect(await t.db.all('SELECT id, state FROM videos ORDER BY id')).toEqual([{ id: 'done', state: 'downloaded' }]);
+      expect(await t.db.all('SELECT key FROM video_locks')).toEqual([]);
       expect(fs.readdirSync(videos).sort()).toEqual(['done']);
       expect(fs.readdirSync(path.join(videos, 'done')).sort()).toEqual(['frames', 'video.mp4']);
     } finally {

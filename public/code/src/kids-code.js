@@ -89,7 +89,7 @@ function shuffle(items) {
 
 async function help() {
   $('error').textContent = '';
-  $('help').disabled = true;
+  /** @type {HTMLButtonElement} */ ($('help')).disabled = true;
   say('Thinking…');
   try {
     hint = await api('POST', '/suggest', { problemId, code: code(), language: problem.language, cursorPosition: cursor() });
@@ -99,7 +99,7 @@ async function help() {
     say('');
     showError(err);
   } finally {
-    $('help').disabled = false;
+    /** @type {HTMLButtonElement} */ ($('help')).disabled = false;
   }
 }
 
@@ -196,7 +196,7 @@ function lastLine(s) {
 
 async function run() {
   $('error').textContent = '';
-  $('run').disabled = true;
+  /** @type {HTMLButtonElement} */ ($('run')).disabled = true;
   say('Running your code…');
   try {
     const res = await api('POST', '/run', { code: code(), language: problem.language, testCases: [], problemId });
@@ -208,7 +208,7 @@ async function run() {
     say('');
     showError(err);
   } finally {
-    $('run').disabled = false;
+    /** @type {HTMLButtonElement} */ ($('run')).disabled = false;
   }
 }
 

@@ -182,3 +182,14 @@ function computePhoneticKey(word: string): string {
   }
   return out.join('');
 }
+
+/**
+ * The word as many speakers say it with "yod coalescence": a "t" or "d" before a long "u" turns
+ * into "ch" or "j" ("Tuesday" -> "chooseday", "tune" -> "chune", "duty" -> "jooty"), which a
+ * recognizer then spells as other words. Undefined when the word has no such sound. A long "u"
+ * is one followed by a vowel or by a single consonant and a vowel ("tulip", not "tummy", "duck").
+ */
+export function yodCoalesced(word: string): string | undefined {
+  const out = word.replace(/(^|[^a-z])([td])u(?=[aeiouy]|[b-df-hj-np-tv-z][aeiouy])/g, (_, before: string, c: string) => `${before}${c === 't' ? 'ch' : 'j'}u`);
+  return out === word ? undefined : out;
+}

@@ -7,6 +7,7 @@
 import { isMeaningful, type Analysis, type Token } from './analyze.js';
 import { bestMatch, relate, type WordMatch } from './match.js';
 import * as L from './lexicon.js';
+import { isNounOfVerb, isResultOfVerb } from './meaning.js';
 import type { GradingThresholds } from './thresholds.js';
 
 const ITEM_SEPARATORS = new Set([',', 'and', 'plus', 'because', 'or', 'then', 'also']);
@@ -63,6 +64,19 @@ export function scoreItem(item: Token[], user: Analysis, questionConcepts: Set<s
       missing.push(e);
     }
   }
+  for (const cognate of cognateObjects(missing, matches)) {
+    // "they were singing" for "sang songs": the verb's own noun adds nothing the verb does not say
+    missing.splice(missing.indexOf(cognate.expected), 1);
+    got += cognate.expected.weight * cognate.match.score;
+    matches.push(cognate);
+  }
+  for (const use of thingsByUse(missing, user)) {
+    // "something to eat" for "food": a placeholder and what it is for names the thing made for that
+    missing.splice(missing.indexOf(use.expected), 1);
+    got += use.expected.weight * use.match.score;
+    if (use.expected.weight >= 1) hasCore = true;
+    matches.push(use);
+  }
   const subject = pronounSubject(informative, missing, matches, user);
   if (subject) {
     // "it was super heavy" for "the pumpkin was too heavy": the pronoun stands for the named subject
@@ -81,6 +95,37 @@ export function scoreItem(item: Token[], user: Analysis, questionConcepts: Set<s
     missingVerb: missing.some((e) => e.verb && e.weight >= 1 && matches.some((m) => m.expected.start < e.start)),
     matches,
   };
+}
+
+/** Missing nouns that name what a said verb of the item makes ("songs" of "sang", "a dance" of "danced"), as matched through that verb. */
+function cognateObjects(missing: Token[], matches: ItemScore['matches']): ItemScore['matches'] {
+  const out: ItemScore['matches'] = [];
+  for (const e of missing) {
+    if (e.verb || e.kind !== 'content' || e.name) continue;
+    const via = matches.find((m) => m.expected.verb && m.expected.start < e.start && isNounOfVerb(e.lemma, m.expected.lemma));
+    if (via) out.push({ expected: e, match: { ...via.match, how: 'synonym' } });
+  }
+  return out;
+}
+
+/**
+ * Missing nouns the child named by their use: a placeholder, "to" and a verb whose WordNet
+ * derivation is that noun or a kind of it ("something to eat": eat -> feed, a kind of food).
+ */
+function thingsByUse(missing: Token[], user: Analysis): ItemScore['matches'] {
+  const out: ItemScore['matches'] = [];
+  const toks = user.tokens;
+  for (let i = 1; i + 1 < toks.length; i++) {
+    const verb = toks[i + 1] as Token;
+    if (toks[i]?.raw !== 'to' || verb.kind !== 'content') continue;
+    // the placeholder may carry a describing word or two before "to" ("something new to sing")
+    const p = toks.slice(Math.max(0, i - 3), i).findIndex((tok) => tok.kind === 'vague');
+    if (p < 0) continue;
+    const at = Math.max(0, i - 3) + p;
+    const e = missing.find((m) => m.kind === 'content' && !m.verb && !m.name && (isResultOfVerb(m.lemma, verb.lemma) || isNounOfVerb(m.lemma, verb.lemma)));
+    if (e && !out.some((o) => o.expected === e)) out.push({ expected: e, match: { score: 0.9, how: 'synonym', used: [at, i + 1], said: `${(toks[at] as Token).raw} to ${verb.raw}` } });
+  }
+  return out;
 }
 
 const SUBJECT_PRONOUNS = new Set(['it', 'they', 'he', 'she']);

@@ -9,18 +9,19 @@ import { GRADING_THRESHOLDS } from './thresholds.js';
  * its own verdict borderline, and a judge is configured, the judge is asked, within
  * `timeoutMs`. A slow or failing judge leaves the offline verdict in place: a child never
  * waits longer than the time box, and the service works the same with no keys. `mayAsk` is
- * consulted only when the judge would be asked (the per-person budget, judge-budget.ts).
+ * consulted only when the judge would be asked (the per-person budget, kept in the database so every
+ * instance counts the same calls: SharedRateLimit in src/coordination).
  */
 export async function gradeWithJudge(
   input: GradeInput,
   judge: AnswerJudge | null,
   timeoutMs: number,
   logger?: Logger,
-  mayAsk: () => boolean = () => true,
+  mayAsk: () => boolean | Promise<boolean> = () => true,
 ): Promise<GradeResult> {
   const offline = gradeAnswerDetailed(input);
   if (!judge || !offline.borderline) return offline.result;
-  if (!mayAsk()) {
+  if (!(await mayAsk())) {
     logger?.info({ provider: judge.provider }, 'AI judge budget for this person used up; offline grade kept');
     return offline.result;
   }

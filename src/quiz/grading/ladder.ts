@@ -7,7 +7,8 @@ import type { Token } from './analyze.js';
 import type { Context } from './context.js';
 import type { ItemScore } from './items.js';
 import * as L from './lexicon.js';
-import { isMainlyAdjective } from './meaning.js';
+import { isMainlyAdjective, isResultOfVerb, isTimePeriod, namesPartOf } from './meaning.js';
+import { lemmatize } from './morphology.js';
 import type { Decision, ExplainInput } from './reasons.js';
 
 export type AnswerStatus = 'correct' | 'almost' | 'wrong';
@@ -91,7 +92,13 @@ export const coverageStep: Step = (c) => {
       return settle(verdict('correct', Math.max(t.correct, s.coverage), 'match', notes));
     }
     const keyIdea = s.coverage >= t.key_idea || s.headSaid;
-    if (s.hasCore && keyIdea && left.extras.length === 0 && !s.missingVerb && !left.conflict) {
+    // a vaguer word in place of a missing expected word ("a hot drink" for "hot cocoa") is not the key idea
+    const vaguerForMissing = left.broader !== undefined && s.missing.includes(left.broader.expected);
+    // a head without the named kind before it ("a driver" for "a garbage truck driver") is less precise, as "a truck" is for "tow truck"
+    const kindMissing = s.headSaid && s.missing.some((e) => e.phrase !== undefined && !e.verb);
+    // a reason without what it acts on ("it's not healthy" for "it hurts your teeth") is a vaguer reason
+    const reasonObjectMissing = c.whyAsked && s.missing.some((e) => e.kind === 'content' && !e.verb && !e.name && !isMainlyAdjective(e.lemma) && s.matches.some((m) => m.expected.start < e.start));
+    if (s.hasCore && keyIdea && left.extras.length === 0 && !s.missingVerb && !left.conflict && !vaguerForMissing && !kindMissing && !reasonObjectMissing) {
       return settle(verdict('correct', t.correct, 'key_idea', notes, true));
     }
   } else {
@@ -102,9 +109,24 @@ export const coverageStep: Step = (c) => {
     }
     if (okItems.length > 0) return verdict('almost', clampAlmost(c, covered), 'some_items', { count: okItems.length, total: c.items.length, ...notes }, true);
   }
+  const replaced = otherThingNamed(c);
+  if (replaced) return verdict('wrong', Math.min(covered, t.almost - 0.1), 'conflict', { said: replaced.said.raw, target: replaced.expected.raw });
   if (scores.some((s) => s.hasCore)) return verdict('almost', clampAlmost(c, covered), 'partial', notes, true);
   return undefined;
 };
+
+/**
+ * Only describing words of a one-thing answer were said, and another thing in the place of the
+ * thing itself ("hot cookies" for "hot cocoa", "a red hat" for "a red ball"): a different thing.
+ */
+export function otherThingNamed(c: Context): { said: Token; expected: Token } | undefined {
+  if (c.items.length !== 1) return undefined;
+  const s = c.scores[0] as ItemScore;
+  const head = s.missing.find((e) => e.kind === 'content' && !e.verb && !e.name && !isMainlyAdjective(e.lemma));
+  if (!head || s.matches.length === 0 || !s.matches.every((m) => m.expected.kind === 'modifier' || isMainlyAdjective(m.expected.lemma))) return undefined;
+  const thing = c.left.extras.find((u) => u.kind === 'content' && !u.verb && !isMainlyAdjective(u.lemma));
+  return thing ? { said: thing, expected: head } : undefined;
+}
 
 /** On the right track but vaguer: a broader word ("a bird" for "the owl"), a person word for a name. */
 export const vaguerStep: Step = (c) => {
@@ -112,9 +134,14 @@ export const vaguerStep: Step = (c) => {
   const own = ownWords(c);
   // a person word for a name ("a girl" for "Priya"), a word for anyone for a particular person ("a boy" for "her brother")
   const personExpected = c.allExpected.some((tok) => tok.name) ? L.isPersonWord : c.allExpected.some((tok) => L.isPersonWord(tok.concept)) ? L.isGenericPerson : undefined;
-  if (personExpected && own.length > 0 && own.every((tok) => personExpected(tok.concept))) {
+  // ... also described further ("a boy with a dog" for "Jamal"), as long as it names nobody else
+  const describedPerson = own.length > 0 && personExpected?.((own[0] as Token).concept) && !own.some((tok) => tok.name) && !c.left.conflict;
+  if (personExpected && own.length > 0 && (own.every((tok) => personExpected(tok.concept)) || describedPerson)) {
     return verdict('almost', c.t.vaguer, 'vague_person', { said: own.map((tok) => tok.raw).join(' ') }, true);
   }
+  // "in the morning" for "ten o'clock": the part of the day, not the time on the clock
+  const period = clockTimeExpected(c) ? own.find((tok) => !CLOCK_TIMES.has(tok.lemma) && (isTimePeriod(tok.lemma) || L.ancestors(tok.concept).has('time'))) : undefined;
+  if (period && !c.left.conflict) return verdict('almost', c.t.vaguer, 'vaguer', { said: period.raw }, true);
   // "something sweet", "somewhere sandy": a placeholder with a description is a vague answer
   const placeholder = c.usr.tokens.find((tok) => tok.kind === 'vague');
   if (placeholder && own.length > 0 && !c.left.conflict && c.negated.size === 0) {
@@ -129,6 +156,13 @@ export const fallbackStep: Step = (c) => {
   if (ownWords(c).length === 0 && c.negated.size === 0) return verdict('wrong', 0, 'echo');
   const conflict = c.left.conflict;
   if (conflict) return verdict('wrong', Math.min(covered, c.t.almost - 0.1), 'conflict', { said: conflict.said.raw, target: conflict.expected.raw });
+  // "it gives you cavities" for "it hurts your teeth": a word whose other name holds an expected word ("tooth decay")
+  const expectedNouns = c.allExpected.filter((e) => e.kind === 'content' && !e.verb && !c.questionConcepts.has(e.concept));
+  const part = ownWords(c).find((u) => u.kind === 'content' && expectedNouns.some((e) => namesPartOf(u.lemma, e.lemma)));
+  // "it made a big wind" for "the hats blew away": what the expected action makes, named
+  const expectedVerbs = c.allExpected.filter((e) => e.verb && !c.questionConcepts.has(e.concept)).map((e) => lemmatize(e.raw.split(' ')[0] as string));
+  const result = ownWords(c).find((u) => u.kind === 'content' && !u.verb && expectedVerbs.some((v) => isResultOfVerb(u.lemma, v)));
+  if (part || result) return verdict('almost', c.t.almost, 'partial', { notes: [], missing: c.scores.flatMap((s) => s.missing) }, true);
   return verdict('wrong', Math.min(covered, c.t.almost - 0.1), 'no_match', {}, true);
 };
 
@@ -168,6 +202,10 @@ export function reasonCheck(c: Context, v: Verdict): Verdict {
   if (predicates.some((tok) => matched.has(tok))) return v;
   return verdict('almost', c.t.correct - 0.05, 'reason_missing', { missing: predicates }, true);
 }
+
+/** The expected answer is a time on the clock ("ten o'clock", "at noon"). */
+const CLOCK_TIMES = new Set(['clock', 'noon', 'midnight']);
+const clockTimeExpected = (c: Context) => c.allExpected.some((tok) => CLOCK_TIMES.has(tok.lemma));
 
 function ownWords(c: Context): Token[] {
   return c.left.ownWords.filter((tok) => tok.kind !== 'vague');

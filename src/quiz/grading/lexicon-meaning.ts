@@ -56,7 +56,8 @@ export const SYNONYMS: string[][] = [
   ['teddy', 'teddy bear', 'teddybear'], ['hotdog', 'hot dog', 'sausage'], ['wateringcan', 'watering can'],
   ['door', 'front door', 'back door', 'doorway'], ['picture', 'photo', 'photograph'],
   ['runout', 'run out', 'no more', 'all gone', 'used up', 'use up', 'none left', 'nothing left', 'empty'],
-  ['goaway', 'blow away', 'fly away', 'float away', 'go away', 'carry away', 'gone', 'disappear', 'vanish', 'blow off'],
+  // carried off by air or water, with either particle ("blew away", "flew off")
+  ['goaway', 'go away', 'gone', 'disappear', 'vanish', ...['blow', 'fly', 'float', 'carry'].flatMap((v) => [`${v} away`, `${v} off`])],
   ['wake', 'wake up', 'get up'], ['noise', 'sound'], ['turtle', 'tortoise'], ['hello', 'hi', 'howdy', 'hiya'],
   ['goodbye', 'bye', 'bye bye', 'see you', 'farewell'], ['thankyou', 'thank you', 'thanks'],
   ['shoe', 'sneaker', 'trainer'], ['pants', 'trousers'], ['grab', 'snatch'], ['pull', 'tug'], ['push', 'shove'],
@@ -69,6 +70,14 @@ export const SYNONYMS: string[][] = [
   ['lose', 'can not find', 'could not find', 'missing'], ['alligator', 'gator', 'crocodile', 'croc'],
   ['mitten', 'glove'], ['block', 'lego'], ['monkey', 'chimp', 'chimpanzee', 'ape'],
 ];
+
+/**
+ * Slang a child uses for praise, as an extra meaning next to the word's own (so "cool" still
+ * means a little cold): word -> the overlay concept it also means. WordNet has none of these
+ * among a word's first senses ("cool" = all right is its 6th adjective sense; "rad" and "epic" are
+ * a unit of radiation and a long poem). Not "wicked": WordNet's evil is the likelier meaning.
+ */
+export const SLANG: Record<string, string> = { cool: 'good', rad: 'good', epic: 'good' };
 
 /** Is-a: parent -> children (children may be parents too; a word may have several parents). */
 export const TAXONOMY: Record<string, string[]> = {

@@ -38,12 +38,13 @@ export const WEAK = [
   'begin', 'began', 'keep', 'kept', 'try', 'tried', 'want', 'wanted', 'go', 'went', 'going', 'get', 'got',
   'gets', 'getting', 'still', 'even', 'only', 'now', 'later', 'soon', 'first', 'last', 'next', 'time', 'times',
   'once', 'always', 'both', 'other', 'own', 'same', 'such', 'way', 'able', 'feel', 'felt', 'feeling', 'look', 'looked',
-  'looks', 'thing', 'things', 'need', 'needed', 'gonna', 'use', 'used', 'using',
+  'looks', 'need', 'needed', 'gonna', 'use', 'used', 'using',
 ];
 
 /** Placeholders that stand in for a missing detail ("it was chasing something"). */
 export const VAGUE = [
   'something', 'somethin', 'stuff', 'someone', 'somebody', 'somewhere', 'anything', 'anyone', 'whatever', 'thingy',
+  'thing', 'things',
 ];
 
 /** Titles before a name ("Captain Finn", "Mister Buttons"): a name without its title is still the name. */

@@ -3,10 +3,11 @@
  * questions the grader asks of them (which concept is a word, is one concept broader than
  * another, do two words belong to the same group).
  */
+import type { Token } from './analyze.js';
 import { lemmatize } from './morphology.js';
 import * as W from './lexicon-words.js';
 import { isKindOf } from './meaning.js';
-import { ANTONYMS, CONTAINS, HOMOPHONES, SYNONYMS, TAXONOMY } from './lexicon-meaning.js';
+import { ANTONYMS, CONTAINS, HOMOPHONES, SLANG, SYNONYMS, TAXONOMY } from './lexicon-meaning.js';
 
 /** Inside a phrase these may be skipped: "blew it away" is the phrase "blow away". */
 export const PHRASE_SKIPPABLE = new Set(['a', 'an', 'the', 'it', 'them', 'him', 'her', 'his', 'their', 'my', 'your', 'its', 'some']);
@@ -181,3 +182,8 @@ export const placesHolding = (concept: string): string[] => [...containers].filt
 /** The concepts the tables name as a concept's opposite ("hot" -> cold). */
 export const oppositesOf = (concept: string): string[] =>
   [...opposites].filter((pair) => pair.startsWith(`${concept}|`)).map((pair) => pair.slice(concept.length + 1));
+
+/** Praise slang said for an everyday word, or the reverse ("awesome" for "cool"): the slang's extra meaning is the other word's concept. */
+export const slangMatches = (a: Token, b: Token): boolean =>
+  (Object.hasOwn(SLANG, a.lemma) && SLANG[a.lemma] === b.concept) || (Object.hasOwn(SLANG, b.lemma) && SLANG[b.lemma] === a.concept) ||
+  (Object.hasOwn(SLANG, a.lemma) && Object.hasOwn(SLANG, b.lemma) && SLANG[a.lemma] === SLANG[b.lemma]);

@@ -5,7 +5,7 @@
  */
 import type { Analysis, Token } from './analyze.js';
 import { isMeaningful } from './analyze.js';
-import { jaroWinkler, levenshteinRatio, metaphoneAlike, phoneticKey, sameLongCode } from './fuzzy.js';
+import { jaroWinkler, levenshteinRatio, metaphoneAlike, phoneticKey, sameLongCode, yodCoalesced } from './fuzzy.js';
 import * as L from './lexicon.js';
 import { lemmatize } from './morphology.js';
 import { actionOfDoer, isDictionaryWord, meaningOf } from './meaning.js';
@@ -36,6 +36,7 @@ export function relate(e: Token, u: Token, t: GradingThresholds): Relation {
   }
   if (e.concept === u.concept) return { kind: 'match', score: 1, how: e.lemma === u.lemma ? 'exact' : 'synonym' };
   if (L.areOpposites(e.concept, u.concept)) return { kind: 'opposite' };
+  if (L.slangMatches(e, u)) return { kind: 'match', score: 0.9, how: 'synonym' };
   // the doer said as the action ("drive the truck" for "truck driver", "to hold pencils" for "pencil holder")
   if (u.verb && actionOfDoer(e.lemma) === u.lemma) return { kind: 'match', score: 0.9, how: 'synonym' };
   if (L.isBroaderThan(e.concept, u.concept)) return { kind: 'match', score: 1, how: 'specific' };
@@ -196,7 +197,8 @@ function joinedMatch(e: Token, user: Analysis, t: GradingThresholds): WordMatch 
       // a phrase's own word with an article before it is that word alone ("a doctor" is not "eye doctor")
       if (parts.length > 1 && window.some((w) => parts.includes(w.raw)) && window.some((w) => w.kind === 'stop')) continue;
       const said = window.map((w) => w.raw.replace(/ /g, '')).join('');
-      const score = Math.max(soundAlike(target, said, t, true), soundAlike(e.lemma, said, t, true));
+      const coalesced = yodCoalesced(target);
+      const score = Math.max(soundAlike(target, said, t, true), soundAlike(e.lemma, said, t, true), coalesced ? soundAlike(coalesced, said, t, true) : 0);
       if (score >= t.word_match && (!best || score > best.score)) {
         best = { score, how: 'joined', used: window.map((_, k) => i + k), said: window.map((w) => w.raw).join(' ') };
       }

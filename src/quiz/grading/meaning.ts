@@ -111,6 +111,53 @@ const isKindMemo = memoize((key: string): boolean => {
   return first !== undefined && (first === target || ancestorsOf(wn, first).has(target));
 }, 20000);
 
+/** A stretch of time WordNet files directly under "time period" in one of the word's first senses ("morning", "evening", "night"), not a season or a weekday. */
+export const isTimePeriod = (word: string): boolean => timePeriodMemo(word);
+const timePeriodMemo = memoize((word: string): boolean => {
+  const wn = wordnet();
+  const period = wn.senses('time period', 1, 'n')[0];
+  return period !== undefined && wn.senses(word, SENSES, 'n').some((id) => wn.synset(id).hypernyms.includes(period));
+}, 5000);
+
+/**
+ * The noun names what the verb makes or does, by WordNet's derivational links between their
+ * first senses ("song" of sing, "dance" of dance, "dream" of dream, "drawing" of draw).
+ */
+export const isNounOfVerb = (noun: string, verb: string): boolean => nounOfVerbMemo(`${noun}|${verb}`);
+const nounOfVerbMemo = memoize((key: string): boolean => {
+  const [noun = '', verb = ''] = key.split('|');
+  const wn = wordnet();
+  const nouns = new Set(wn.senses(noun, SENSES, 'n'));
+  return wn.senses(verb, SENSES, 'v').some((id) => wn.synset(id).derivations.some((d) => nouns.has(d)));
+}, 5000);
+
+/**
+ * One of the said word's first senses is also named by a compound of the expected word
+ * ("cavities": caries, tooth decay -> "tooth"; "mane": horse's mane -> "horse"): the child named
+ * something of that thing.
+ */
+export const namesPartOf = (said: string, expected: string): boolean => namesPartMemo(`${said}|${expected}`);
+const namesPartMemo = memoize((key: string): boolean => {
+  const [said = '', expected = ''] = key.split('|');
+  const wn = wordnet();
+  return sensesOf(wn, said).some((id) => wn.synset(id).words.some((w) => w.includes(' ') && w.split(' ').some((part) => part === expected || morphy(part, 'n') === expected)));
+}, 5000);
+
+/**
+ * The noun names what comes of the verb, or its kind, by WordNet's derivational links from the
+ * verb's first senses ("wind" for "blow": blow -> gust, a kind of wind; "song" for "sing").
+ */
+export const isResultOfVerb = (noun: string, verb: string): boolean => resultMemo(`${noun}|${verb}`);
+const resultMemo = memoize((key: string): boolean => {
+  const [noun = '', verb = ''] = key.split('|');
+  const wn = wordnet();
+  const nouns = new Set(wn.senses(noun, SENSES, 'n'));
+  if (nouns.size === 0) return false;
+  return wn.senses(verb, SENSES, 'v').some((id) =>
+    wn.synset(id).derivations.some((d) => wn.isPos(d, 'n') && (nouns.has(d) || wn.synset(d).hypernyms.some((h) => nouns.has(h)))),
+  );
+}, 5000);
+
 /** Parents with more children than this are too broad for their children to be near answers. */
 const MAX_KIN = 40;
 const singleWords = (words: string[]) => words.filter((w) => /^[a-z]+( [a-z]+)?$/.test(w));

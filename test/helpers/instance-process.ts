@@ -1,0 +1,93 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The service as real separate processes (a web instance or a job worker), each with its own
+ * DATA_DIR, for tests and benchmarks of several instances on one database (issue #18). Runs the
+ * TypeScript sources through tsx, so no build is needed. No vitest import: benches use it too.
+ */
+export interface InstanceProcess {
+  kind: 'server' | 'worker';
+  proc: ChildProcess;
+  dataDir: string;
+  /** http://127.0.0.1:PORT for a web instance; '' for a worker */
+  url: string;
+  /** everything the process printed so far (stdout and stderr), for failure messages */
+  output(): string;
+  /** SIGTERM (or the given signal) and wait for the exit; returns the exit code or signal */
+  stop(signal?: NodeJS.Signals): Promise<number | string | null>;
+}
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+
+/**
+ * Starts `src/server.ts` (waits for its `listening` log line and reads the port) or
+ * `src/worker.ts` (waits for a log line whose msg includes `readyText`). The environment is the
+ * parent's minus provider keys, plus quiet defaults, plus `env`.
+ */
+export async function startInstance(kind: 'server' | 'worker', env: Record<string, string>, opts: { readyText?: string; timeoutMs?: number } = {}): Promise<InstanceProcess> {
+  const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), `kvq-${kind}-`));
+  const childEnv: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of Object.keys(childEnv)) if (/_API_KEY$|^OPENAI_|^ANTHROPIC_|^GEMINI_/.test(k)) delete childEnv[k];
+  Object.assign(childEnv, {
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    DEMO_SEED: 'false',
+    SAMPLE_IMPORT: 'false',
+    VOICE_PRERENDER: 'false',
+    DATA_DIR: dataDir,
+    ...env,
+  });
+  const entry = path.join(ROOT, 'src', kind === 'server' ? 'server.ts' : 'worker.ts');
+  const proc = spawn(process.execPath, [TSX, entry], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const exited = new Promise<number | string | null>((resolve) => proc.once('exit', (code, signal) => resolve(code ?? signal)));
+  const ready = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${kind} did not start within ${opts.timeoutMs ?? 60_000} ms:\n${out}`)), opts.timeoutMs ?? 60_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      for (const line of out.split('\n')) {
+        if (!line.startsWith('{')) continue;
+        let rec: { msg?: string; port?: number };
+        try {
+          rec = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        if (kind === 'server' && rec.msg === 'listening' && rec.port) {
+          clearTimeout(timer);
+          resolve(`http://127.0.0.1:${rec.port}`);
+        } else if (kind === 'worker' && rec.msg?.includes(opts.readyText ?? 'worker')) {
+          clearTimeout(timer);
+          resolve('');
+        }
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${kind} exited (${code}) before it was ready:\n${out}`));
+    });
+  });
+  const url = await ready;
+  return {
+    kind,
+    proc,
+    dataDir,
+    url,
+    output: () => out,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+      return exited;
+    },
+  };
+}
