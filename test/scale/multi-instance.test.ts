@@ -1,0 +1,160 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
+import { makeClip } from '../fixtures/media.js';
+import { createTestDatabase } from '../helpers/pg-cluster.js';
+import { startInstance, type InstanceProcess } from '../helpers/instance-process.js';
+import { startS3rver, type TestBucket } from '../storage/s3rver.js';
+
+/**
+ * Issue #18's shape of a district: two web instances (JOB_CONCURRENCY=0, they only enqueue) and
+ * one `worker` process, all real processes, on one PostgreSQL database and one S3 bucket
+ * (s3rver). Consecutive requests go to different instances, as behind a load balancer.
+ */
+const pgUrl = inject('pgUrl');
+const ADMIN_PASSWORD = 'multi-instance-admin-pw';
+
+let db: { url: string; drop(): Promise<void> };
+let s3: TestBucket;
+let fx: FixtureServer;
+let root: string;
+let a: InstanceProcess;
+let b: InstanceProcess;
+let worker: InstanceProcess;
+
+/** A tiny client with one cookie jar, sending each request to the instance it is given. */
+class Tablet {
+  cookie = '';
+  async call(inst: InstanceProcess, method: string, url: string, opts: { json?: unknown; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}), origin: inst.url };
+    if (this.cookie) headers.cookie = this.cookie;
+    let body: string | undefined;
+    if (opts.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(opts.json);
+    } else if (opts.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(opts.form).toString();
+    }
+    const res = await fetch(inst.url + url, { method, headers, body, redirect: 'manual' });
+    const set = res.headers.get('set-cookie');
+    if (set) this.cookie = set.split(';')[0]!;
+    const type = res.headers.get('content-type') ?? '';
+    const data = type.includes('json') ? await res.json() : Buffer.from(await res.arrayBuffer());
+    return { status: res.status, headers: res.headers, body: data as Record<string, unknown> & Buffer };
+  }
+}
+
+/** Every file in an instance's DATA_DIR, relative. */
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else out.push(path.relative(dir, full));
+    }
+  };
+  if (fs.existsSync(dir)) walk(dir);
+  return out;
+}
+
+describe.skipIf(!pgUrl)('two web instances and a worker on one PostgreSQL database and one bucket', () => {
+  beforeAll(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'kvq-multi-'));
+    makeClip(path.join(root, 'clip.mp4'), { seconds: 3 });
+    fx = await startFixtureServer(root);
+    s3 = await startS3rver('kvq-multi'); // also sets the AWS_* credentials the processes inherit
+    db = await createTestDatabase(pgUrl, 'multi');
+    const env = {
+      DATABASE_URL: db.url,
+      ...s3.env,
+      ADMIN_PASSWORD,
+      DOWNLOAD_EXTRA_HOSTS: '127.0.0.1',
+      DOWNLOAD_AUTH_MODE: 'none',
+      JOB_HEARTBEAT_SECONDS: '2',
+      JOB_HEARTBEAT_TIMEOUT_SECONDS: '10',
+    };
+    a = await startInstance('server', { ...env, JOB_CONCURRENCY: '0' });
+    [b, worker] = await Promise.all([
+      startInstance('server', { ...env, JOB_CONCURRENCY: '0' }),
+      startInstance('worker', { ...env, JOB_CONCURRENCY: '1' }, { readyText: 'worker ready' }),
+    ]);
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all([a, b, worker].filter(Boolean).map((p) => p.stop()));
+    await db?.drop();
+    await s3?.close();
+    await fx?.close();
+    for (const p of [a, b, worker]) if (p) fs.rmSync(p.dataDir, { recursive: true, force: true });
+    if (root) fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('keeps a session made on one instance on the other, and a logout on one ends it on both', async () => {
+    const admin = new Tablet();
+    expect((await admin.call(a, 'POST', '/api/admin/verify-access', { json: { password: ADMIN_PASSWORD } })).status).toBe(200);
+    expect((await admin.call(b, 'GET', '/api/me')).body).toMatchObject({ role: 'admin' });
+    expect((await admin.call(b, 'POST', '/api/admin/logout')).status).toBe(200);
+    expect((await admin.call(a, 'GET', '/api/me')).body).not.toMatchObject({ role: 'admin' });
+  });
+
+  it('has a download enqueued on one instance done by the worker, reported by the other, and its media served with Range by either', async () => {
+    const admin = new Tablet();
+    await admin.call(b, 'POST', '/api/admin/verify-access', { json: { password: ADMIN_PASSWORD } });
+    const queued = await admin.call(a, 'POST', '/api/download', { form: { url: `${fx.url}/clip.mp4` }, headers: { prefer: 'respond-async' } });
+    expect(queued.status, JSON.stringify(queued.body)).toBe(202);
+    const jobId = String(queued.body.job_id);
+    let job: Record<string, unknown> = {};
+    for (let i = 0; i < 600; i++) {
+      const res = await admin.call(i % 2 ? a : b, 'GET', `/api/admin/jobs/${jobId}`);
+      expect(res.status).toBe(200);
+      job = (res.body.job ?? res.body) as Record<string, unknown>;
+      if (['succeeded', 'failed', 'cancelled'].includes(String(job.state))) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(job.state, JSON.stringify(job)).toBe('succeeded');
+    const source = fs.readFileSync(path.join(root, 'clip.mp4'));
+    for (const inst of [a, b]) {
+      const part = await admin.call(inst, 'GET', '/media/videos/clip/video', { headers: { range: 'bytes=0-99' } });
+      expect(part.status).toBe(206);
+      expect(part.headers.get('content-range')).toBe(`bytes 0-99/${source.length}`);
+      expect(Buffer.compare(part.body, source.subarray(0, 100))).toBe(0);
+    }
+    // nothing of a video stays in any instance's DATA_DIR (the worker processed it in a temp folder)
+    for (const inst of [a, b, worker]) {
+      expect(filesUnder(inst.dataDir).filter((f) => /\.(mp4|webm|mkv|jpg|png|vtt|srt|json)$/.test(f) || f.startsWith('videos/'))).toEqual([]);
+    }
+  });
+
+  it('loses no acknowledged write when one instance is killed, and the other keeps answering', async () => {
+    const admin = new Tablet();
+    await admin.call(a, 'POST', '/api/admin/verify-access', { json: { password: ADMIN_PASSWORD } });
+    const acknowledged: string[] = [];
+    const create = async (inst: InstanceProcess, id: string) => {
+      try {
+        const res = await admin.call(inst, 'POST', '/api/admin/experts', { json: { expert_id: id, display_name: `Expert ${id}`, password: `code-${id}-secret` } });
+        if (res.status === 200) acknowledged.push(id);
+      } catch {
+        // the connection died with the instance: not acknowledged, so nothing was promised
+      }
+    };
+    const writes: Promise<void>[] = [];
+    for (let i = 0; i < 40; i++) {
+      writes.push(create(i % 2 ? a : b, `kill-${i}`));
+      if (i === 20) a.proc.kill('SIGKILL');
+    }
+    await Promise.all(writes);
+    await a.stop();
+    // B keeps answering, reads see every acknowledged write, and B still takes new writes
+    const list = await admin.call(b, 'GET', '/api/admin/experts');
+    expect(list.status).toBe(200);
+    const ids = new Set(((list.body.experts ?? []) as { expert_id: string }[]).map((e) => e.expert_id));
+    for (const id of acknowledged) expect(ids.has(id), `acknowledged ${id} is missing`).toBe(true);
+    expect(acknowledged.filter((id) => Number(id.split('-')[1]) % 2 === 0)).toHaveLength(20); // every write to B was acknowledged
+    await create(b, 'after-kill');
+    expect(acknowledged).toContain('after-kill');
+  });
+});
