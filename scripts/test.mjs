@@ -49,12 +49,14 @@ function postgresWanted() {
 function postgresTestFiles() {
   const folders = ['accounts', 'auth', 'videos', 'questions', 'quiz', 'code-quiz', 'jobs', 'sample', 'meta'];
   const mediaOnly = new Set(['test/videos/download.test.ts', 'test/videos/download-errors.test.ts', 'test/videos/frames.test.ts', 'test/sample/media.test.ts']);
+  // tests about the SQLite file itself (its bytes at rest, its integrity after a kill, a crash left in it)
+  const sqliteFileOnly = new Set(['test/accounts/secrets-at-rest.test.ts', 'test/jobs/shutdown.test.ts', 'test/jobs/recovery.test.ts']);
   const out = [];
   for (const folder of folders) {
     const dir = path.join(ROOT, 'test', folder);
     for (const name of fs.readdirSync(dir).sort()) {
       const rel = `test/${folder}/${name}`;
-      if (!name.endsWith('.test.ts') || name.endsWith('.browser.test.ts') || mediaOnly.has(rel)) continue;
+      if (!name.endsWith('.test.ts') || name.endsWith('.browser.test.ts') || mediaOnly.has(rel) || sqliteFileOnly.has(rel)) continue;
       if (/startTestApp|startTempApp|codeQuizWorld/.test(fs.readFileSync(path.join(dir, name), 'utf8'))) out.push(rel);
     }
   }

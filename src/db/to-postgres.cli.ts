@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig, readEnv } from '../config.js';
 import { MoveRefused, moveToPostgres } from './to-postgres.js';
+import { createMediaStore, uploadMediaFolder } from '../storage/index.js';
 
 async function main(): Promise<number> {
   const env = readEnv(process.env);
@@ -18,11 +19,24 @@ async function main(): Promise<number> {
   const secretFile = path.join(config.dataDir, 'secret.key');
   const fileSecret = fs.existsSync(secretFile) ? fs.readFileSync(secretFile, 'utf8').trim() : '';
   const sessionSecret = config.sessionSecretFrom === 'env' ? 'env' : fileSecret.length >= 32 ? fileSecret : null;
-  if (env.S3_BUCKET) {
-    process.stderr.write(
-      'Note: S3_BUCKET is set, but this version moves the database only: the media folder stays in DATA_DIR/videos ' +
-        '(the object-storage upload plugs into moveToPostgres({ uploadMedia })).\n',
-    );
+  if (config.S3_BUCKET) {
+    // Media first: uploads are idempotent, so a failed one can simply be run again, while the
+    // database moves exactly once (a second run is refused).
+    const store = createMediaStore(config);
+    let files = 0;
+    let bytes = 0;
+    process.stderr.write(`Uploading ${path.join(config.dataDir, 'videos')} to the bucket ${config.S3_BUCKET} ...\n`);
+    try {
+      await uploadMediaFolder(store, config.dataDir, {
+        onFile: (_key, size) => {
+          files += 1;
+          bytes += size;
+        },
+      });
+    } finally {
+      store.close();
+    }
+    process.stderr.write(`Uploaded ${files} media files (${(bytes / 1e6).toFixed(1)} MB), sizes verified.\n`);
   }
   const sqliteFile = path.join(config.dataDir, 'app.sqlite');
   process.stderr.write(`Moving ${sqliteFile} into ${redact(config.DATABASE_URL)} ...\n`);
@@ -40,7 +54,7 @@ async function main(): Promise<number> {
         : sessionSecret === 'env'
           ? 'SESSION_SECRET is set: give the PostgreSQL instances the same value.\n'
           : 'There were no access codes and no server secret: the instances will generate one.\n') +
-      'Start the instances with DATABASE_URL set; keep DATA_DIR (media) until it is moved or copied.\n',
+      (config.S3_BUCKET ? 'Start the instances with DATABASE_URL and the S3_* settings set.\n' : 'Start the instances with DATABASE_URL set; keep DATA_DIR (media) until it is moved or copied.\n'),
   );
   return 0;
 }

@@ -10,7 +10,7 @@ import { PgDatabase } from './postgres.js';
  * Moving a school from the embedded engine to PostgreSQL (`npm run db:to-postgres`, issue #18):
  * DATA_DIR's SQLite database into an EMPTY PostgreSQL database, all in one transaction, with
  * row counts verified per table. Refuses a target that has rows, or whose migration versions
- * differ from the source's. Media is not this step's: see `uploadMedia`.
+ * differ from the source's. Media is the CLI's first step when S3_BUCKET is set (to-postgres.cli.ts).
  */
 export class MoveRefused extends Error {}
 
@@ -28,11 +28,6 @@ export interface MoveOptions {
   sessionSecret: string | 'env' | null;
   /** rows per INSERT (bounded by PostgreSQL's 65535 parameters per statement) */
   batchRows?: number;
-  /**
-   * Media to object storage: the storage feature's hook (issue #18, "Moving a school"), run after
-   * the rows are committed. Without it the media folder stays in DATA_DIR.
-   */
-  uploadMedia?: (dataDir: string) => Promise<void>;
   log?: (line: string) => void;
 }
 
@@ -160,7 +155,6 @@ export async function moveToPostgres(options: MoveOptions): Promise<MoveResult> 
       lite.raw.exec('COMMIT');
     }
     for (const [table, n] of Object.entries(counts)) log(`${table.padEnd(24)} ${String(n).padStart(8)} rows`);
-    if (options.uploadMedia) await options.uploadMedia(path.dirname(options.sqliteFile));
     return { version: Math.max(0, ...from), counts, secretMoved: Boolean(secret) };
   } finally {
     await lite.close();
