@@ -23,7 +23,11 @@ export const SYSTEM_TOOLS = [
 ];
 /** the speech benchmark's cross-check voices, built from recorded speech (bench/speech.ts) */
 export const BENCH_TOOLS = [{ bin: 'flite', pkg: 'flite', need: 'speech benchmark: voices built from recorded speech' }];
-export const TEST_TOOLS = [{ bin: 'chromium', pkg: 'chromium', need: 'browser tests' }, { bin: 'sox', pkg: 'sox', need: 'test audio' }];
+export const TEST_TOOLS = [
+  { bin: 'chromium', pkg: 'chromium', need: 'browser tests' },
+  { bin: 'sox', pkg: 'sox', need: 'test audio' },
+  { file: '/usr/lib/postgresql', pkg: 'postgresql', need: 'the tests on the PostgreSQL engine (a throwaway cluster per run)' },
+];
 
 const log = (msg) => process.stdout.write(`[setup] ${msg}\n`);
 

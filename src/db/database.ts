@@ -40,8 +40,9 @@ const TX_WAIT_MS = 15_000;
  * The async methods implement `Database`. better-sqlite3 itself is synchronous, so a query is
  * done by the time its promise exists; only a transaction spans awaits, and while one is open
  * every other query waits for it (one connection, so interleaving would put them inside it).
- * The `*Sync` methods are the old synchronous API, kept only while callers move to the async
- * one (issue #18); nothing new may use them.
+ * The `*Sync` methods are SQLite's own synchronous API, for the code that is about the SQLite
+ * file itself (the migration runner, `db:to-postgres` reading the old file); everything else uses
+ * the async `Database` interface, so it runs on PostgreSQL too (test/db/no-sync.test.ts).
  */
 export class Db implements Database {
   readonly engine = 'sqlite' as const;
