@@ -246,7 +246,13 @@ export class LocalJobQueue implements JobQueue {
       for (const job of await this.watch.poll(this.db, new Set(this.running.keys()))) this.deliver(job);
     }
     // a wait that began just as its job finished may have missed the event: read its row
-    if (this.waiters.size) for (const job of await getJobs(this.db, [...this.waiters.keys()])) this.resolveWaiters(job);
+    // (listeners hear a finished job before its waiters resume, so a waiter never sees an older state than the listeners)
+    if (this.waiters.size) {
+      for (const job of await getJobs(this.db, [...this.waiters.keys()])) {
+        if (FINISHED_STATES.includes(job.state)) this.emit(job);
+        this.resolveWaiters(job);
+      }
+    }
     await this.pump();
   }
 

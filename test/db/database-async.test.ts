@@ -177,21 +177,28 @@ describe.skipIf(!pgUrl)('the PostgreSQL adapter itself', () => {
     const db = new PgDatabase({ url: target.url, poolMax: 4 });
     try {
       await db.run('CREATE TABLE IF NOT EXISTS w (k TEXT PRIMARY KEY)');
-      let step!: () => void;
-      const both = new Promise<void>((r) => {
-        step = r;
-      });
-      let arrived = 0;
-      const meet = async () => {
-        if (++arrived === 2) step();
-        await both;
+      // a barrier for two: neither goes on until both arrived
+      const barrier = () => {
+        let open!: () => void;
+        const both = new Promise<void>((r) => {
+          open = r;
+        });
+        let arrived = 0;
+        return async () => {
+          if (++arrived === 2) open();
+          await both;
+        };
       };
+      const inserted = barrier();
+      const read = barrier();
       const seen = await Promise.all(
         ['a', 'b'].map((k) =>
           db.transaction(async (tx) => {
             await tx.run('INSERT INTO w (k) VALUES (?)', [k]);
-            await meet(); // both are open with one row each
-            return (await tx.all<{ k: string }>('SELECT k FROM w ORDER BY k')).map((r) => r.k);
+            await inserted(); // both are open with one row each
+            const rows = (await tx.all<{ k: string }>('SELECT k FROM w ORDER BY k')).map((r) => r.k);
+            await read(); // neither commits before both have read
+            return rows;
           }),
         ),
       );
