@@ -139,7 +139,7 @@ async function stopWeb(): Promise<void> {
   web.server?.closeAllConnections();
   if (web.server) await new Promise<void>((resolve) => web.server!.close(() => resolve()));
   await web.app?.close();
-  web.db?.close();
+  void web.db?.close();
 }
 
 /** One POST /run; throws unless every case passed with the expected output. */

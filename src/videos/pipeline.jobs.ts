@@ -30,7 +30,7 @@ export function registerPipelineJobs(ctx: JobHandlerContext): void {
       logger.warn('other workers are running jobs: the start-up cleanup of interrupted downloads is skipped');
       return;
     }
-    recoverAfterRestart(ctx);
+    await recoverAfterRestart(ctx);
   });
 
   jobs.handle('download', async (run) => {

@@ -39,7 +39,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await queue.close();
-  db.close();
+  void db.close();
   gates.clear();
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -28,7 +28,7 @@ describe('start-up after a crash', () => {
     );
     await db.run(`INSERT INTO jobs (id, kind, video_id, state, input) VALUES ('22222222-2222-4222-8222-222222222222', 'frames', 'queuedvid', 'queued', '{}')`);
     await db.run("INSERT INTO videos (id, title, state) VALUES ('crashed', 'Crashed', 'downloading')");
-    db.close();
+    void db.close();
     fs.mkdirSync(path.join(videos, '.incoming.dl-999', 'attempt-none-default'), { recursive: true });
     fs.writeFileSync(path.join(videos, '.incoming.dl-999', 'attempt-none-default', 'video.mp4.part'), 'partial');
 

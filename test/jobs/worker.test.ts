@@ -68,7 +68,7 @@ const workerEnv = () => ({ ...SHARED, DATA_DIR: web.dataDir, JOB_CONCURRENCY: '1
 
 describe('a web instance with JOB_CONCURRENCY=0 and a worker process on one SQLite file', () => {
   it('the web instance only enqueues; the worker does the job and the synchronous route answers its result', async () => {
-    addVideo(web.db, web.dataDir, { id: 'framesvid', videoFile: path.join(root, 'frames.mp4'), duration: 3 });
+    await addVideo(web.db, web.dataDir, { id: 'framesvid', videoFile: path.join(root, 'frames.mp4'), duration: 3 });
     const queued = await admin.post('/api/frames/framesvid').set('Prefer', 'respond-async');
     expect(queued.status, JSON.stringify(queued.body)).toBe(202);
     // nobody works jobs yet: it stays queued

@@ -43,7 +43,7 @@ afterEach(async () => {
   for (const { built, db, dir } of opened.splice(0)) {
     // the 5xx case closes the database on purpose; the app's close path (jobs) needs it open
     if (db.raw.open) await built.close();
-    db.close();
+    void db.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -168,7 +168,7 @@ describe('sample import on start', () => {
       expect(migrate(db, all)).toContain('007-library-sample.sql');
       expect(await db.all('SELECT video_id, expert_id FROM video_assignments')).toEqual([{ video_id: ID, expert_id: 'demo' }]);
     } finally {
-      db.close();
+      void db.close();
     }
   });
 
