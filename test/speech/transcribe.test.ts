@@ -17,7 +17,7 @@ async function speak(text: string, name: string): Promise<string> {
   const raw = path.join(scratch, `${name}.raw.wav`);
   const out = path.join(scratch, `${name}.wav`);
   await runProcess('espeak-ng', ['-v', 'en-us', '-s', '140', '-w', raw, text]);
-  await runProcess('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', raw, '-f', 'lavfi', '-i', 'anoisesrc=r=22050:a=0.002:c=pink',
+  await runProcess('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', raw, '-f', 'lavfi', '-i', 'anoisesrc=r=22050:a=0.002:c=pink:seed=20261126',
     '-filter_complex', '[0]adelay=400,apad=pad_dur=0.5[s];[s][1]amix=inputs=2:duration=first:normalize=0', '-ar', '16000', '-ac', '1', out]);
   return out;
 }
@@ -96,7 +96,7 @@ describe('POST /api/transcribe with the local recognizer (no key)', () => {
   });
 
   it('hears nothing in silence and in steady noise', async () => {
-    for (const src of ['anullsrc=r=16000:cl=mono', 'anoisesrc=r=16000:a=0.05:c=white', 'sine=f=50:r=16000']) {
+    for (const src of ['anullsrc=r=16000:cl=mono', 'anoisesrc=r=16000:a=0.05:c=white:seed=20261126', 'sine=f=50:r=16000']) {
       const res = await child.post('/api/transcribe').field('video_id', 'farmvideo01').field('segment_start', '0').attach('file', await lavfi(src, 'noise'));
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ success: true, text: '', provider: 'local', no_speech: true });
