@@ -30,7 +30,6 @@ async function main(): Promise<void> {
   const opened = await openAppDatabase(config);
   config = opened.config;
   const db = opened.db;
-  // TODO(issue #18): AppDeps.db becomes `Database` with the async conversion; drop this cast then
   const built = await createApp({ config, db, logger });
   const server = http.createServer(built.app);
   const requests = trackRequests(server);

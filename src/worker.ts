@@ -33,7 +33,6 @@ async function main(): Promise<void> {
   const opened = await openAppDatabase(config);
   config = opened.config;
   const db = opened.db;
-  // TODO(issue #18): AppDeps.db becomes `Database` with the async conversion; drop this cast then
   const deps = { config, db, logger };
   const jobs = createJobQueue(deps, { concurrency: config.JOB_CONCURRENCY, embedded: false });
   const startTasks: (() => Promise<void> | void)[] = [];
