@@ -49,8 +49,8 @@ function postgresWanted() {
 function postgresTestFiles() {
   const folders = ['accounts', 'auth', 'videos', 'questions', 'quiz', 'code-quiz', 'jobs', 'sample', 'meta'];
   const mediaOnly = new Set(['test/videos/download.test.ts', 'test/videos/download-errors.test.ts', 'test/videos/frames.test.ts', 'test/sample/media.test.ts']);
-  // tests about the SQLite file itself (its bytes at rest, its integrity after a kill, a crash left in it)
-  const sqliteFileOnly = new Set(['test/accounts/secrets-at-rest.test.ts', 'test/jobs/shutdown.test.ts', 'test/jobs/recovery.test.ts']);
+  // tests about the SQLite file itself (its bytes at rest, its integrity after a kill, a crash left in it, a worker process sharing it; pgboss-queue.test.ts covers workers on PostgreSQL)
+  const sqliteFileOnly = new Set(['test/accounts/secrets-at-rest.test.ts', 'test/jobs/shutdown.test.ts', 'test/jobs/recovery.test.ts', 'test/jobs/worker.test.ts']);
   const out = [];
   for (const folder of folders) {
     const dir = path.join(ROOT, 'test', folder);
