@@ -2,7 +2,8 @@ import type { AppContext, AppDeps } from '../context.js';
 import type { Database } from '../db/database.js';
 import { registerJobRoutes } from './jobs.routes.js';
 import { registerJobSocket } from './jobs.ws.js';
-import { LocalJobQueue, type LocalQueueOptions } from './local-queue.js';
+import { LocalJobQueue } from './local-queue.js';
+import type { LocalQueueOptions } from './jobs.types.js';
 import { PgBossJobQueue } from './pgboss-queue.js';
 import type { JobQueue } from './jobs.types.js';
 

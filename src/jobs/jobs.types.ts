@@ -97,3 +97,27 @@ export interface JobQueue {
   /** cancels every job (reason 'shutdown') and resolves when their handlers have stopped */
   close(): Promise<void>;
 }
+
+/** How the table-backed queue (and the pg-boss one built on it) runs in this process. */
+export interface LocalQueueOptions {
+  /** handlers running at once in this process; 0 = this instance only enqueues (a worker elsewhere runs them) */
+  concurrency: number;
+  /** queued jobs beyond this are refused (503) rather than piling up; default 100 */
+  maxQueued?: number;
+  /** how often a running job's heartbeat is written (default 10 s) */
+  heartbeatMs?: number;
+  /** a running job whose heartbeat is older than this is failed with ORPHAN_REASON (default 60 s) */
+  staleMs?: number;
+  /** the watch loop's tick: cancel requests, other processes' progress, new work (default 1 s) */
+  pollMs?: number;
+  /**
+   * on close, cancel the queued jobs too (reason 'shutdown'). True for the embedded setup (one
+   * process does everything); false when other workers share the queue, which keep running them.
+   */
+  cancelQueuedOnClose?: boolean;
+  /**
+   * every job found running at start is an orphan (its process died): true when this process is
+   * the only one that works jobs (embedded); else only stale heartbeats count.
+   */
+  soleWorker?: boolean;
+}

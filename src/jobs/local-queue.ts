@@ -2,22 +2,9 @@ import crypto from 'node:crypto';
 import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import { AppError } from '../http/errors.js';
-import {
-  beat,
-  claimJob,
-  countQueued,
-  failStaleJobs,
-  finishJob,
-  getJob,
-  getJobs,
-  insertJob,
-  listJobs,
-  requestCancel,
-  saveProgress,
-  setJobVideo,
-} from './jobs.repository.js';
+import { beat, claimJob, countQueued, failStaleJobs, finishJob, getJob, getJobs, insertJob, listJobs, requestCancel } from './jobs.repository.js';
 import { JobWatch } from './job-watch.js';
-import { ProgressThrottle } from './progress-throttle.js';
+import { createJobRun, finalState, type RunningJob } from './job-run.js';
 import {
   CANCEL_MESSAGES,
   FINISHED_STATES,
@@ -28,43 +15,13 @@ import {
   type JobListFilter,
   type JobOutcome,
   type JobQueue,
+  type LocalQueueOptions,
   type Json,
 } from './jobs.types.js';
 
 /** What a job whose worker stopped beating (a crash, a SIGKILL, a lost machine) is marked failed with. */
 export const ORPHAN_REASON =
   'The worker running this job stopped responding (a crash, a kill or a lost machine); its partial files are removed when it starts again. Start the job again.';
-
-interface RunningJob {
-  controller: AbortController;
-  reason?: CancelReason;
-  done: Promise<void>;
-  /** progress and video writes not yet confirmed: awaited before the job is finished */
-  writes: Set<Promise<void>>;
-}
-
-export interface LocalQueueOptions {
-  /** handlers running at once in this process; 0 = this instance only enqueues (a worker elsewhere runs them) */
-  concurrency: number;
-  /** queued jobs beyond this are refused (503) rather than piling up; default 100 */
-  maxQueued?: number;
-  /** how often a running job's heartbeat is written (default 10 s) */
-  heartbeatMs?: number;
-  /** a running job whose heartbeat is older than this is failed with ORPHAN_REASON (default 60 s) */
-  staleMs?: number;
-  /** the watch loop's tick: cancel requests, other processes' progress, new work (default 1 s) */
-  pollMs?: number;
-  /**
-   * on close, cancel the queued jobs too (reason 'shutdown'). True for the embedded setup (one
-   * process does everything); false when other workers share the queue, which keep running them.
-   */
-  cancelQueuedOnClose?: boolean;
-  /**
-   * every job found running at start is an orphan (its process died): true when this process is
-   * the only one that works jobs (embedded); else only stale heartbeats count.
-   */
-  soleWorker?: boolean;
-}
 
 /**
  * JobQueue over the `jobs` table of the `Database` (SQLite or PostgreSQL), with the work done by
@@ -266,37 +223,10 @@ export class LocalJobQueue implements JobQueue {
 
   protected startJob(job: Job, after?: (job: Job) => Promise<void>): void {
     const handler = this.handlers.get(job.kind)!;
-    const controller = new AbortController();
-    const throttle = new ProgressThrottle();
-    const current: Job = { ...job };
-    const entry: RunningJob = { controller, done: Promise.resolve(), writes: new Set() };
+    const { entry, run } = createJobRun(this.db, job, this.log, (j) => this.emit(j));
     this.running.set(job.id, entry);
     this.log.info({ jobId: job.id, kind: job.kind }, 'job started');
-    this.emit({ ...current });
-    const write = (p: Promise<void>) => {
-      const tracked = p.catch((err: unknown) => this.log.warn({ err, jobId: job.id }, 'could not save job progress'));
-      entry.writes.add(tracked);
-      void tracked.then(() => entry.writes.delete(tracked));
-    };
-
-    const run = {
-      job: { ...job },
-      signal: controller.signal,
-      progress: (fraction: number, message?: string) => {
-        if (controller.signal.aborted) return;
-        const text = message ?? current.message;
-        const f = throttle.accept(fraction, text);
-        if (f === undefined) return;
-        current.progress = f;
-        current.message = text;
-        write(saveProgress(this.db, job.id, f, text));
-        this.emit({ ...current });
-      },
-      setVideo: (videoId: string) => {
-        current.videoId = videoId;
-        write(setJobVideo(this.db, job.id, videoId));
-      },
-    };
+    this.emit({ ...job });
 
     entry.done = (async () => {
       let outcome: JobOutcome;
@@ -306,12 +236,9 @@ export class LocalJobQueue implements JobQueue {
         this.log.error({ err, jobId: job.id, kind: job.kind }, 'job failed with an internal error');
         outcome = { ok: false, result: null, error: 'The job stopped because of an internal error.' };
       }
-      const cancelled = entry.reason !== undefined && !outcome.ok;
-      const state = outcome.ok ? 'succeeded' : cancelled ? 'cancelled' : 'failed';
-      const error = outcome.ok ? null : cancelled ? CANCEL_MESSAGES[entry.reason!] : (outcome.error ?? 'The job failed.');
       try {
         await Promise.all(entry.writes);
-        await finishJob(this.db, job.id, { state, result: outcome.result, error, message: outcome.ok ? 'Done' : error! }, ['running']);
+        await finishJob(this.db, job.id, { ...finalState(outcome, entry.reason), result: outcome.result }, ['running']);
         const final = await this.settled(job.id);
         this.log.info({ jobId: job.id, kind: job.kind, state: final?.state }, 'job finished');
         if (after && final) await after(final);

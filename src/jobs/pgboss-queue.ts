@@ -3,7 +3,8 @@ import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import { AppError } from '../http/errors.js';
 import { claimJob, finishJob } from './jobs.repository.js';
-import { LocalJobQueue, type LocalQueueOptions } from './local-queue.js';
+import { LocalJobQueue } from './local-queue.js';
+import type { LocalQueueOptions } from './jobs.types.js';
 import type { Job } from './jobs.types.js';
 
 /** The one pg-boss queue every job goes through; the payload is only our job id. */
