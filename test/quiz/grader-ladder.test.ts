@@ -96,6 +96,11 @@ describe('coverageStep', () => {
   it('a vaguer word in place of the missing thing is not its key idea', () => {
     expect(decided(coverageStep(ctx('What did the band play?', 'a shiny trumpet', 'a shiny instrument')))).toBe('almost:partial');
   });
+  it('a word the missing word\'s definition uses stands for it beside other said words, never alone', () => {
+    // storm: "a violent weather condition with ... precipitation and thunder and lightning"
+    expect(decided(coverageStep(ctx('Why did the dog hide under the bed?', 'he was scared of the storm', 'he was afraid of the thunder')))).toBe('correct:match');
+    expect(decided(coverageStep(ctx('What did the dog hear?', 'the storm', 'the thunder')))).toBe('pass');
+  });
   it('only its describing words said, and another thing named, is a different thing', () => {
     expect(decided(coverageStep(ctx('What did the pup find?', 'a red ball', 'a red hat')))).toBe('wrong:conflict');
   });
