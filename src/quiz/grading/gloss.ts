@@ -7,6 +7,7 @@
  */
 import * as L from './lexicon.js';
 import { memoize } from './memo.js';
+import { meaningOf } from './meaning.js';
 import { lemmatize, readings } from './morphology.js';
 import { wordnet } from './wordnet.js';
 
@@ -40,3 +41,14 @@ export const definitionUses = (word: string, other: string): boolean => other.le
 
 /** Either word's definitions use the other: they are about one thing. */
 export const definedByEachOther = (a: string, b: string): boolean => a !== b && (definitionUses(a, b) || definitionUses(b, a));
+
+/**
+ * `word`'s definition says `other` or a word meaning the same: "pouch" is "a small ... container",
+ * so a "little bag" is one (a vaguer word and the definition's own difference, said together).
+ */
+export const definitionSays = (word: string, other: string): boolean => saysMemo(`${word}|${other}`);
+const saysMemo = memoize((key: string): boolean => {
+  const [word = '', other = ''] = key.split('|');
+  if (definitionUses(word, other)) return true;
+  return other.length >= 3 && [...definitionWords(word)].some((d) => meaningOf(d, other) === 'same');
+}, 20000);

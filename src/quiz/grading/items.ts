@@ -7,8 +7,8 @@
 import { isMeaningful, type Analysis, type Token } from './analyze.js';
 import { bestMatch, relate, type WordMatch } from './match.js';
 import * as L from './lexicon.js';
-import { definedByEachOther } from './gloss.js';
-import { isNounOfVerb, isResultOfVerb } from './meaning.js';
+import { definedByEachOther, definitionSays } from './gloss.js';
+import { isMainlyAdjective, isNounOfVerb, isResultOfVerb } from './meaning.js';
 import type { GradingThresholds } from './thresholds.js';
 
 const ITEM_SEPARATORS = new Set([',', 'and', 'plus', 'because', 'or', 'then', 'also']);
@@ -77,6 +77,13 @@ export function scoreItem(item: Token[], user: Analysis, questionConcepts: Set<s
     got += use.expected.weight * use.match.score;
     if (use.expected.weight >= 1) hasCore = true;
     matches.push(use);
+  }
+  for (const defined of genusAndDifference(missing, user, questionConcepts, t)) {
+    // "little bags" for "pouches" (a small container ...): the vaguer word with what sets the thing apart
+    missing.splice(missing.indexOf(defined.expected), 1);
+    got += defined.expected.weight * defined.match.score;
+    if (defined.expected.weight >= 1) hasCore = true;
+    matches.push(defined);
   }
   for (const defined of definedInPassing(missing, matches, user, questionConcepts, t)) {
     // "afraid of the thunder" for "scared of the storm": the said word is in the missing one's definition
@@ -153,6 +160,27 @@ function definedInPassing(missing: Token[], matches: ItemScore['matches'], user:
     if (idx < 0) continue;
     used.add(idx);
     out.push({ expected: e, match: { score: t.word_match, how: 'synonym', used: [idx], said: (user.tokens[idx] as Token).raw } });
+  }
+  return out;
+}
+
+/**
+ * A missing thing said as a vaguer word with a describing word its definition uses (or one
+ * meaning the same): "little bags" for "pouches" ("a small or medium size container"). The
+ * vaguer word alone ("a bag") stays vaguer; a describing word its definition does not say stays
+ * another thing of that kind.
+ */
+function genusAndDifference(missing: Token[], user: Analysis, questionConcepts: Set<string>, t: GradingThresholds): ItemScore['matches'] {
+  const out: ItemScore['matches'] = [];
+  const toks = user.tokens;
+  const describing = (u: Token) => !questionConcepts.has(u.concept) && (u.kind === 'modifier' || (u.kind === 'content' && !u.verb && isMainlyAdjective(u.lemma)));
+  for (const e of missing) {
+    if (e.kind !== 'content' || e.verb || e.name) continue;
+    const genus = toks.findIndex((u) => u.kind === 'content' && !u.verb && relate(e, u, t).kind === 'broader');
+    if (genus < 0) continue;
+    const diff = toks.findIndex((u, i) => i !== genus && describing(u) && definitionSays(e.lemma, u.lemma));
+    if (diff < 0) continue;
+    out.push({ expected: e, match: { score: 0.9, how: 'synonym', used: [diff, genus], said: `${(toks[diff] as Token).raw} ${(toks[genus] as Token).raw}` } });
   }
   return out;
 }
