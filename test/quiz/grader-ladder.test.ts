@@ -96,6 +96,18 @@ describe('coverageStep', () => {
   it('a vaguer word in place of the missing thing is not its key idea', () => {
     expect(decided(coverageStep(ctx('What did the band play?', 'a shiny trumpet', 'a shiny instrument')))).toBe('almost:partial');
   });
+  it('a word the missing word\'s definition uses stands for it beside other said words, never alone', () => {
+    // storm: "a violent weather condition with ... precipitation and thunder and lightning"
+    expect(decided(coverageStep(ctx('Why did the dog hide under the bed?', 'he was scared of the storm', 'he was afraid of the thunder')))).toBe('correct:match');
+    expect(decided(coverageStep(ctx('What did the dog hear?', 'the storm', 'the thunder')))).toBe('pass');
+  });
+  it('a vaguer word with the difference the missing word\'s definition names is that thing', () => {
+    // pouch: "a small or medium size container for holding or carrying things"
+    expect(decided(coverageStep(ctx('What did the kangaroo keep her baby in?', 'a pouch', 'a little bag')))).toBe('correct:match');
+    expect(decided(coverageStep(ctx('What did the kangaroo keep her baby in?', 'a pouch', 'a bag')))).toBe('pass');
+    expect(decided(vaguerStep(ctx('What did the kangaroo keep her baby in?', 'a pouch', 'a bag')))).toBe('almost:vaguer');
+    expect(decided(coverageStep(ctx('What did the kangaroo keep her baby in?', 'a pouch', 'a red bag')))).toBe('pass');
+  });
   it('only its describing words said, and another thing named, is a different thing', () => {
     expect(decided(coverageStep(ctx('What did the pup find?', 'a red ball', 'a red hat')))).toBe('wrong:conflict');
   });

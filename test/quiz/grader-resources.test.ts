@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { metaphoneAlike, sameLongCode, yodCoalesced } from '../../src/quiz/grading/fuzzy.js';
+import { definedByEachOther, definitionUses, definitionWords } from '../../src/quiz/grading/gloss.js';
 import { isCompoundNoun, isKindOfHead, meaningOf } from '../../src/quiz/grading/meaning.js';
 import { irregularPastBase, lemmatize, morphy } from '../../src/quiz/grading/morphology.js';
 import { wordsToNumbers } from '../../src/quiz/grading/normalize.js';
@@ -47,6 +48,18 @@ describe('meaning (WordNet relations)', () => {
     expect(isCompoundNoun('big dog')).toBe(false);
     expect(isKindOfHead('brown bear')).toBe(true);
     expect(isKindOfHead('hot chocolate')).toBe(false);
+  });
+});
+
+describe('definitions (WordNet glosses)', () => {
+  it('tells which words a word\'s everyday senses are defined with', () => {
+    expect(definitionWords('storm').has('thunder')).toBe(true);
+    expect(definitionUses('toy', 'play')).toBe(true);
+    expect(definedByEachOther('thunder', 'storm')).toBe(true);
+    // a different one of the same kind is not in the other's definition, nor are a definition's empty words
+    expect(definedByEachOther('dog', 'cat')).toBe(false);
+    expect(definedByEachOther('red', 'blue')).toBe(false);
+    expect(definitionUses('toy', 'something')).toBe(false);
   });
 });
 

@@ -7,7 +7,8 @@
 import { isMeaningful, type Analysis, type Token } from './analyze.js';
 import { bestMatch, relate, type WordMatch } from './match.js';
 import * as L from './lexicon.js';
-import { isNounOfVerb, isResultOfVerb } from './meaning.js';
+import { definedByEachOther, definitionSays } from './gloss.js';
+import { isMainlyAdjective, isNounOfVerb, isResultOfVerb } from './meaning.js';
 import type { GradingThresholds } from './thresholds.js';
 
 const ITEM_SEPARATORS = new Set([',', 'and', 'plus', 'because', 'or', 'then', 'also']);
@@ -77,6 +78,19 @@ export function scoreItem(item: Token[], user: Analysis, questionConcepts: Set<s
     if (use.expected.weight >= 1) hasCore = true;
     matches.push(use);
   }
+  for (const defined of genusAndDifference(missing, user, questionConcepts, t)) {
+    // "little bags" for "pouches" (a small container ...): the vaguer word with what sets the thing apart
+    missing.splice(missing.indexOf(defined.expected), 1);
+    got += defined.expected.weight * defined.match.score;
+    if (defined.expected.weight >= 1) hasCore = true;
+    matches.push(defined);
+  }
+  for (const defined of definedInPassing(missing, matches, user, questionConcepts, t)) {
+    // "afraid of the thunder" for "scared of the storm": the said word is in the missing one's definition
+    missing.splice(missing.indexOf(defined.expected), 1);
+    got += defined.expected.weight * defined.match.score;
+    matches.push(defined);
+  }
   const subject = pronounSubject(informative, missing, matches, user);
   if (subject) {
     // "it was super heavy" for "the pumpkin was too heavy": the pronoun stands for the named subject
@@ -124,6 +138,49 @@ function thingsByUse(missing: Token[], user: Analysis): ItemScore['matches'] {
     const at = Math.max(0, i - 3) + p;
     const e = missing.find((m) => m.kind === 'content' && !m.verb && !m.name && (isResultOfVerb(m.lemma, verb.lemma) || isNounOfVerb(m.lemma, verb.lemma)));
     if (e && !out.some((o) => o.expected === e)) out.push({ expected: e, match: { score: 0.9, how: 'synonym', used: [at, i + 1], said: `${(toks[at] as Token).raw} to ${verb.raw}` } });
+  }
+  return out;
+}
+
+/**
+ * Missing words of an item whose other words the child said, named by a word their WordNet
+ * definition uses, or whose own definition uses them ("thunder" for "storm": "... precipitation and
+ * thunder and lightning"). Only beside a said expected word: alone, such a word is about the thing,
+ * not the thing (the ladder's last step makes it almost). A word vaguer than the missing one keeps
+ * its own meaning; one WordNet files beside it ("thunder" and "storm" are both weather) is no rival
+ * when one's definition names the other.
+ */
+function definedInPassing(missing: Token[], matches: ItemScore['matches'], user: Analysis, questionConcepts: Set<string>, t: GradingThresholds): ItemScore['matches'] {
+  if (!matches.some((m) => m.expected.weight >= 1)) return [];
+  const used = new Set(matches.flatMap((m) => m.match.used));
+  const out: ItemScore['matches'] = [];
+  for (const e of missing) {
+    if (e.kind !== 'content' || e.name) continue;
+    const idx = user.tokens.findIndex((u, i) => u.kind === 'content' && !used.has(i) && !questionConcepts.has(u.concept) && ['none', 'conflict'].includes(relate(e, u, t).kind) && definedByEachOther(e.lemma, u.lemma));
+    if (idx < 0) continue;
+    used.add(idx);
+    out.push({ expected: e, match: { score: t.word_match, how: 'synonym', used: [idx], said: (user.tokens[idx] as Token).raw } });
+  }
+  return out;
+}
+
+/**
+ * A missing thing said as a vaguer word with a describing word its definition uses (or one
+ * meaning the same): "little bags" for "pouches" ("a small or medium size container"). The
+ * vaguer word alone ("a bag") stays vaguer; a describing word its definition does not say stays
+ * another thing of that kind.
+ */
+function genusAndDifference(missing: Token[], user: Analysis, questionConcepts: Set<string>, t: GradingThresholds): ItemScore['matches'] {
+  const out: ItemScore['matches'] = [];
+  const toks = user.tokens;
+  const describing = (u: Token) => !questionConcepts.has(u.concept) && (u.kind === 'modifier' || (u.kind === 'content' && !u.verb && isMainlyAdjective(u.lemma)));
+  for (const e of missing) {
+    if (e.kind !== 'content' || e.verb || e.name) continue;
+    const genus = toks.findIndex((u) => u.kind === 'content' && !u.verb && relate(e, u, t).kind === 'broader');
+    if (genus < 0) continue;
+    const diff = toks.findIndex((u, i) => i !== genus && describing(u) && definitionSays(e.lemma, u.lemma));
+    if (diff < 0) continue;
+    out.push({ expected: e, match: { score: 0.9, how: 'synonym', used: [diff, genus], said: `${(toks[diff] as Token).raw} ${(toks[genus] as Token).raw}` } });
   }
   return out;
 }

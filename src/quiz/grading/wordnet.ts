@@ -46,6 +46,7 @@ export class Wordnet {
   /** where each line starts in the lemma and synset strings */
   private readonly lemmaStarts: Int32Array;
   private readonly synsetStarts: Int32Array;
+  private glossStarts: Int32Array | undefined;
 
   constructor(private readonly file: WordnetIndexFile) {
     this.lemmaStarts = lineStarts(file.lemmas);
@@ -126,6 +127,12 @@ export class Wordnet {
       this.synsetCache.set(id, s);
     }
     return s;
+  }
+
+  /** The synset's definition (lower case, no examples); line starts are found on first use. */
+  gloss(id: number): string {
+    this.glossStarts ??= lineStarts(this.file.glosses);
+    return id >= 0 && id < this.glossStarts.length ? this.line(this.file.glosses, this.glossStarts, id) : '';
   }
 
   /** Every hypernym of a synset with its distance (1 = direct parent), up to `maxDepth`. */
