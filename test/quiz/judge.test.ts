@@ -9,7 +9,9 @@ let admin: Agent;
 
 beforeAll(async () => {
   fake = await FakeProvider.start();
-  t = await startTestApp({ OPENAI_BASE_URL: `${fake.url}/v1`, OPENAI_API_KEY: 'sk-test', AI_JUDGE_TIMEOUT_MS: '500', AI_MAX_RETRIES: '0' });
+  // a generous time-out: on a loaded machine the fake's answer may take a while, and only the
+  // time-out test below is about the judge being too slow (it has its own app with a short one)
+  t = await startTestApp({ OPENAI_BASE_URL: `${fake.url}/v1`, OPENAI_API_KEY: 'sk-test', AI_JUDGE_TIMEOUT_MS: '30000', AI_MAX_RETRIES: '0' });
   admin = await loginAdmin(t.agent());
 });
 afterAll(async () => {
@@ -43,12 +45,18 @@ describe('POST /api/check_answer with an AI judge configured', () => {
   });
 
   it('keeps the offline grade when the judge does not answer in time', async () => {
-    fake.script = ['hang'];
-    const res = await admin.post('/api/check_answer').send(borderline);
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'wrong', similarity: 0 });
-    expect(res.body.reason).not.toContain('AI judge');
-    await expect.poll(() => fake.requests[0]?.aborted).toBe(true);
+    // the fake never answers ('hang'), so the short time-out always fires: no race with the machine's load
+    const quick = await startTestApp({ OPENAI_BASE_URL: `${fake.url}/v1`, OPENAI_API_KEY: 'sk-test', AI_JUDGE_TIMEOUT_MS: '300', AI_MAX_RETRIES: '0' });
+    try {
+      fake.script = ['hang'];
+      const res = await (await loginAdmin(quick.agent())).post('/api/check_answer').send(borderline);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: 'wrong', similarity: 0 });
+      expect(res.body.reason).not.toContain('AI judge');
+      await expect.poll(() => fake.requests[0]?.aborted).toBe(true);
+    } finally {
+      await quick.close();
+    }
   });
 
   it('keeps the offline grade when the provider fails', async () => {
@@ -67,7 +75,7 @@ describe('POST /api/check_answer with an AI judge configured', () => {
 
 describe('the per-person AI judge budget (AI_JUDGE_MAX_PER_HOUR)', () => {
   it('stops asking for one person after the budget, keeps grading offline, and leaves others their own', async () => {
-    const small = await startTestApp({ OPENAI_BASE_URL: `${fake.url}/v1`, OPENAI_API_KEY: 'sk-test', AI_JUDGE_TIMEOUT_MS: '500', AI_MAX_RETRIES: '0', AI_JUDGE_MAX_PER_HOUR: '2' });
+    const small = await startTestApp({ OPENAI_BASE_URL: `${fake.url}/v1`, OPENAI_API_KEY: 'sk-test', AI_JUDGE_TIMEOUT_MS: '30000', AI_MAX_RETRIES: '0', AI_JUDGE_MAX_PER_HOUR: '2' });
     try {
       const boss = await loginAdmin(small.agent());
       for (let i = 0; i < 3; i++) {
