@@ -22,8 +22,9 @@ afterAll(async () => {
 });
 beforeEach(() => fake.reset());
 
+/** A generous time-out by default (a loaded machine must not turn a good reply into a time-out); the time-out tests set a short one against a fake that answers far later. */
 function providers(env: Record<string, string> = {}) {
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...fake.env(), AI_MAX_RETRIES: '2', AI_TIMEOUT_MS: '1000', ...env });
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...fake.env(), AI_MAX_RETRIES: '2', AI_TIMEOUT_MS: '20000', ...env });
   return createProviders(config, logger, { retryBaseDelayMs: 5 });
 }
 
@@ -88,7 +89,7 @@ describe.each<Api>(['openai', 'anthropic', 'gemini'])('%s through its official S
 
   it('times out a slow reply and says so', async () => {
     fake.fallback = 'slow';
-    const err = await failure(providers({ ...env, AI_MAX_RETRIES: '0' }).get(api).generateSegment(segment));
+    const err = await failure(providers({ ...env, AI_MAX_RETRIES: '0', AI_TIMEOUT_MS: '1000' }).get(api).generateSegment(segment));
     expect(err.code).toBe('timeout');
     expect(fake.requests).toHaveLength(1);
   });
