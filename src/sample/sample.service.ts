@@ -94,7 +94,7 @@ export async function importSample(
     });
     result.inserted = true;
     // the JSON export (question_file in the admin list) is a copy of the database: written after commit
-    if (result.questions) result.questions.file_path = (await writeQuestionExport(db, dataDir, id)).file_path;
+    if (result.questions) result.questions.file_path = (await writeQuestionExport(db, store, id)).file_path;
   }
   return result;
 }
