@@ -34,7 +34,7 @@ export function adminItem(v: Video, counts: QuestionCounts, store: MediaStore, e
     has_frames: v.frameCount > 0,
     frame_count: v.frameCount,
     has_questions: c.generated + c.final > 0,
-    frames_dir: v.frameCount > 0 ? store.location(framesPrefix(v.id)) : '',
+    frames_dir: v.frameCount > 0 ? store.location(framesPrefix(v.id, v.framesSet)) : '',
     question_file: exports.get(v.id) ?? '',
   };
 }

@@ -52,7 +52,8 @@ export function registerMediaRoutes(ctx: AppContext): void {
     const video = await authorize(req);
     const name = String(req.params.file ?? '');
     if (!FRAME_FILE_RE.test(name) && name !== FRAMES_JSON && name !== FRAMES_CSV) throw badRequest('This is not a frame file name.', undefined, 'invalid_frame_file');
-    await send(req, res, next, store, frameKey(video.id, name), 'frame');
+    // the set the row names: one whole extraction, even while a new one is being written
+    await send(req, res, next, store, frameKey(video.id, name, video.framesSet), 'frame');
   });
 }
 

@@ -118,12 +118,15 @@ describe('media in an S3 bucket', () => {
   it('extracts frames from the bucket copy (subtitles read from the bucket) and uploads them', async () => {
     const res = await admin.post(`/api/frames/${videoId}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ success: true, video_id: videoId, count: 4, output_dir: `s3://${s3.bucket}/videos/${videoId}/frames/` });
-    const frames = await bucket.list(`videos/${videoId}/frames/`);
+    // a new frame set, named by the videos row (storage/keys.ts)
+    const { frames_set: set } = (await t.db.first<{ frames_set: string }>('SELECT frames_set FROM videos WHERE id = ?', [videoId]))!;
+    expect(set).toMatch(/^frames-[a-z0-9]+$/);
+    expect(res.body).toMatchObject({ success: true, video_id: videoId, count: 4, output_dir: `s3://${s3.bucket}/videos/${videoId}/${set}/` });
+    const frames = await bucket.list(`videos/${videoId}/${set}/`);
     const names = ['frame_00000.jpg', 'frame_00001.jpg', 'frame_00002.jpg', 'frame_00003.jpg', 'frames.csv', 'frames.json'];
-    expect(frames).toEqual(names.map((n) => `videos/${videoId}/frames/${n}`));
+    expect(frames).toEqual(names.map((n) => `videos/${videoId}/${set}/${n}`));
     expect(res.body.files).toEqual(frames.slice(0, 4).map((k) => `s3://${s3.bucket}/${k}`));
-    const manifest = JSON.parse((await bucket.getBuffer(`videos/${videoId}/frames/frames.json`))!.toString());
+    const manifest = JSON.parse((await bucket.getBuffer(`videos/${videoId}/${set}/frames.json`))!.toString());
     expect(manifest.frames.map((f: { subtitle: string }) => f.subtitle)).toEqual([
       'The bunny hops',
       'The bunny hops',
@@ -134,7 +137,7 @@ describe('media in an S3 bucket', () => {
     const listed = await admin.get('/api/admin/videos');
     expect(listed.body.videos.find((v: { video_id: string }) => v.video_id === videoId)).toMatchObject({
       has_frames: true,
-      frames_dir: `s3://${s3.bucket}/videos/${videoId}/frames/`,
+      frames_dir: `s3://${s3.bucket}/videos/${videoId}/${set}/`,
     });
     expect(dataDirFiles()).toEqual([]);
   });
