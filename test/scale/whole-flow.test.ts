@@ -10,6 +10,7 @@ import { createTestDatabase } from '../helpers/pg-cluster.js';
 import { startInstance, type InstanceProcess } from '../helpers/instance-process.js';
 import { startS3rver, type TestBucket } from '../storage/s3rver.js';
 import { S3MediaStore } from '../../src/storage/index.js';
+import { frameSetsIn } from '../../src/storage/keys.js';
 import { jpegSize } from '../../src/questions/segment-input.js';
 import { readSampleManifest } from '../../src/sample/sample.service.js';
 import { filesUnder, isMediaFile, Tablet, waitForJob, type Reply } from './tablet.js';
@@ -144,9 +145,11 @@ describe.skipIf(!pgUrl)("the contract's whole flow on two web instances and a wo
     expect(job.state, JSON.stringify(job)).toBe('succeeded');
     const result = job.result as Record<string, unknown>;
     expect(result).toMatchObject({ success: true, video_id: state.videoId, count: 12 });
-    expect(String(result.output_dir)).toMatch(new RegExp(`^s3://${s3.bucket}/videos/${state.videoId}/`));
-    expect((result.files as string[]).every((f) => f.startsWith(`s3://${s3.bucket}/videos/${state.videoId}/`))).toBe(true);
-    expect(await row('SELECT frame_count FROM videos WHERE id = $1', [state.videoId])).toEqual({ frame_count: 12 });
+    // a new frame set, named by the row with the count (one UPDATE), in the bucket
+    const video = await row<{ frame_count: number; frames_set: string }>('SELECT frame_count, frames_set FROM videos WHERE id = $1', [state.videoId]);
+    expect(video).toEqual({ frame_count: 12, frames_set: expect.stringMatching(/^frames-[a-z0-9]+$/) });
+    expect(result.output_dir).toBe(`s3://${s3.bucket}/videos/${state.videoId}/${video!.frames_set}/`);
+    expect((result.files as string[]).every((f) => f.startsWith(String(result.output_dir)))).toBe(true);
     state.frameCount = 12;
     // the manifest served by one instance names frames the other serves, byte for byte from the bucket
     const manifest = await admin.call(next(), 'GET', `/media/videos/${state.videoId}/frames/frames.json`);
@@ -173,7 +176,8 @@ describe.skipIf(!pgUrl)("the contract's whole flow on two web instances and a wo
     const types = events.map((e) => e.type);
     expect(types[0]).toBe('status');
     expect(types.at(-1), JSON.stringify(events)).toBe('done');
-    const results = events.filter((e) => e.type === 'segment_result');
+    // segments run concurrently: their results come in any order
+    const results = events.filter((e) => e.type === 'segment_result').sort((x, y) => Number(x.segment_range_start) - Number(y.segment_range_start));
     expect(results.map((r) => [r.segment_range_start, r.segment_range_end, r.ok])).toEqual([
       [0, 5, true],
       [5, 12, true],
@@ -330,6 +334,8 @@ describe.skipIf(!pgUrl)("the contract's whole flow on two web instances and a wo
   it('9. leaves no media in any DATA_DIR: everything is in the bucket, the bundled sample included', async () => {
     for (const inst of [a, b, worker]) expect(filesUnder(inst.dataDir).filter(isMediaFile), inst.kind).toEqual([]);
     const keys = await bucket.list(`videos/${state.videoId}/`);
+    const { frames_set: set } = (await row<{ frames_set: string }>('SELECT frames_set FROM videos WHERE id = $1', [state.videoId]))!;
+    expect(frameSetsIn(state.videoId, keys)).toEqual([set]);
     const frameKeys = keys.filter((k) => /\/frame_\d+\.jpg$/.test(k));
     expect(frameKeys).toHaveLength(state.frameCount);
     for (const name of ['video.mp4', 'thumbnail.jpg', 'info.json', 'questions.json']) expect(keys).toContain(`videos/${state.videoId}/${name}`);

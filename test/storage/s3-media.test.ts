@@ -184,7 +184,9 @@ describe('media in an S3 bucket', () => {
     const frame = await child.get(`/media/videos/${videoId}/frames/frame_00002.jpg`).buffer(true);
     expect(frame.status).toBe(200);
     expect(frame.headers['content-type']).toBe('image/jpeg');
-    expect(Buffer.compare(frame.body as Buffer, (await bucket.getBuffer(`videos/${videoId}/frames/frame_00002.jpg`))!)).toBe(0);
+    // the URL stays /frames/; the object is in the set the videos row names
+    const { frames_set: set } = (await t.db.first<{ frames_set: string }>('SELECT frames_set FROM videos WHERE id = ?', [videoId]))!;
+    expect(Buffer.compare(frame.body as Buffer, (await bucket.getBuffer(`videos/${videoId}/${set}/frame_00002.jpg`))!)).toBe(0);
     const subs = await child.get(`/media/videos/${videoId}/subtitles`);
     expect(subs.status).toBe(200);
     expect(subs.text).toContain('The pig eats an apple');
