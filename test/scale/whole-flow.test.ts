@@ -248,6 +248,15 @@ describe.skipIf(!pgUrl)("the contract's whole flow on two web instances and a wo
       answer: 'a carrot',
       expert_ranking: 1,
     });
+    // an AI action from the review page reads the frames from the bucket too (save:false: only shown)
+    const before = ai.requests.length;
+    const regen = await expert.call(next(), 'POST', `/api/expert/video/${state.videoId}/regenerate-question`, {
+      json: { question_id: segments[1]!.questions[0]!.id, provider: 'openai', save: false },
+    });
+    ok(regen);
+    expect(regen.body).toMatchObject({ success: true, saved: false, provider: 'openai', question: { segment_range_start: 5, segment_range_end: 12 } });
+    expect(ai.requests.slice(before).map((r) => r.images)).toEqual([5]);
+
     const fin = await expert.call(next(), 'POST', '/api/save-final-questions', {
       json: { video_id: state.videoId, segments: segments.map((s) => ({ segment_range_start: s.segment_range_start, segment_range_end: s.segment_range_end })) },
     });
