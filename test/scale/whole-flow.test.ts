@@ -354,6 +354,19 @@ describe.skipIf(!pgUrl)("the contract's whole flow on two web instances and a wo
     const sample = readSampleManifest();
     const sampleKeys = await bucket.list(`videos/${sample.video_id}/`);
     for (const rel of Object.keys(sample.checksums)) expect(sampleKeys).toContain(`videos/${sample.video_id}/${rel}`);
-    expect(await rows('SELECT id FROM videos WHERE id = $1', [sample.video_id])).toHaveLength(1);
+    // imported once although both instances started together; served from the bucket by both
+    expect(await rows('SELECT id, frames_set FROM videos WHERE id = $1', [sample.video_id])).toEqual([{ id: sample.video_id, frames_set: null }]);
+    const manifestInBucket = JSON.parse((await bucket.getBuffer(`videos/${sample.video_id}/frames/frames.json`))!.toString());
+    for (const inst of [next(), next()]) {
+      const served = await admin.call(inst, 'GET', `/media/videos/${sample.video_id}/frames/frames.json`);
+      ok(served);
+      expect(served.body).toEqual(manifestInBucket);
+      const part = await admin.call(inst, 'GET', `/media/videos/${sample.video_id}/video`, { headers: { range: 'bytes=0-15' } });
+      ok(part, 206);
+      expect(part.body).toHaveLength(16);
+      const final = await admin.call(inst, 'GET', `/api/final-questions/${sample.video_id}`);
+      expect(final.body).toMatchObject({ success: true });
+      expect((final.body.segments as unknown[]).length).toBeGreaterThan(0);
+    }
   });
 });
