@@ -6,7 +6,6 @@ import type { Database } from '../db/database.js';
 import { ExpertsRepository } from '../accounts/experts.repository.js';
 import { assign } from '../videos/assignments.repository.js';
 import { getVideo, insertSampleVideo, isDeletedVideo, videoExists } from '../videos/videos.repository.js';
-import { FRAMES_DIR_NAME } from '../pipeline/paths.js';
 import { safeJoin } from '../http/ids.js';
 import { importReviewedQuestions, type ImportSummary } from '../questions/import.js';
 import { writeQuestionExport } from '../questions/export.js';
@@ -111,7 +110,7 @@ export async function missingFiles(store: MediaStore, id: string, manifest: Samp
 
 /** The manifest's files, without its `frames/` when the video's frames now live in another set. */
 function sampleFiles(manifest: SampleManifest, framesMoved: boolean): string[] {
-  return Object.keys(manifest.checksums).filter((rel) => !(framesMoved && rel.startsWith(`${FRAMES_DIR_NAME}/`)));
+  return Object.keys(manifest.checksums).filter((rel) => !(framesMoved && rel.startsWith(`${manifest.files.frames_dir}/`)));
 }
 
 const sampleKey = (id: string, rel: string) => assertKey(`${videoPrefix(id)}${rel}`);
