@@ -41,25 +41,69 @@ export class Tablet {
     return { status: res.status, headers: res.headers, body: data as Record<string, unknown> & Buffer };
   }
 
-  /**
-   * Opens a WebSocket on the instance with this tablet's session cookie, sends `first`, and
-   * collects every JSON message until `until` says the run is over (or the socket closes).
-   */
-  socket(inst: InstanceProcess, url: string, first: unknown, until: (msg: Record<string, unknown>) => boolean): Promise<Record<string, unknown>[]> {
+  /** Opens a WebSocket on the instance with this tablet's session cookie and Origin. */
+  connect(inst: InstanceProcess, url: string): Promise<LiveSocket> {
     const ws = new WebSocket(inst.url.replace(/^http/, 'ws') + url, { headers: { cookie: this.cookie, origin: inst.url } });
     const messages: Record<string, unknown>[] = [];
+    const waiters: (() => void)[] = [];
+    let closed = false;
+    const wake = () => {
+      for (const w of waiters.splice(0)) w();
+    };
+    ws.on('message', (data) => {
+      messages.push(JSON.parse(data.toString()) as Record<string, unknown>);
+      wake();
+    });
+    const done = new Promise<void>((resolve) =>
+      ws.on('close', () => {
+        closed = true;
+        wake();
+        resolve();
+      }),
+    );
+    const live: LiveSocket = {
+      messages,
+      send: (msg) => ws.send(JSON.stringify(msg)),
+      async until(pred) {
+        for (;;) {
+          const hit = messages.find(pred);
+          if (hit) return hit;
+          if (closed) throw new Error(`socket closed before the awaited message: ${JSON.stringify(messages)}`);
+          await new Promise<void>((r) => waiters.push(r));
+        }
+      },
+      async close() {
+        ws.close(1000);
+        await done;
+      },
+    };
     return new Promise((resolve, reject) => {
-      ws.on('open', () => ws.send(JSON.stringify(first)));
-      ws.on('message', (data) => {
-        const msg = JSON.parse(data.toString()) as Record<string, unknown>;
-        messages.push(msg);
-        if (until(msg)) ws.close(1000);
-      });
+      ws.on('open', () => resolve(live));
       ws.on('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
       ws.on('error', reject);
-      ws.on('close', () => resolve(messages));
     });
   }
+
+  /**
+   * Opens a WebSocket, sends `first`, and collects every JSON message until `until` says the run
+   * is over; then closes it and returns them all.
+   */
+  async socket(inst: InstanceProcess, url: string, first: unknown, until: (msg: Record<string, unknown>) => boolean): Promise<Record<string, unknown>[]> {
+    const live = await this.connect(inst, url);
+    live.send(first);
+    await live.until(until);
+    await live.close();
+    return live.messages;
+  }
+}
+
+export interface LiveSocket {
+  /** every JSON message received so far */
+  messages: Record<string, unknown>[];
+  send(msg: unknown): void;
+  /** the first message (received or to come) that matches; throws if the socket closes first */
+  until(pred: (msg: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
 }
 
 /**

@@ -219,6 +219,28 @@ describe.skipIf(!pgUrl)("the contract's whole flow on two web instances and a wo
     expect(await row('SELECT provider, status FROM question_segments WHERE video_id = $1 AND start_seconds = 0', [state.videoId])).toEqual({ provider: 'openai', status: 'ok' });
   });
 
+  it('5b. one generation run per video across instances: a second socket on the other instance is told so; closing the first cancels it', async () => {
+    const before = ai.requests.length;
+    ai.script = ['hang']; // the provider never answers: the run stays in progress until cancelled
+    const first = await admin.connect(a, `/ws/questions/${state.videoId}`);
+    first.send({ start_seconds: 5, interval_seconds: 7, full_duration: false, provider: 'openai', regenerate: true });
+    await ai.waitForRequests(before + 1);
+    const second = await admin.socket(b, `/ws/questions/${state.videoId}`, { start_seconds: 0, interval_seconds: 5, full_duration: true }, (m) => m.type === 'error' || m.type === 'done');
+    expect(second.at(-1)).toMatchObject({ type: 'error', code: 'run_in_progress' });
+    await first.close(); // cancels the provider call in flight; the lease is released
+    // once released, the other instance runs (the builtin provider skips the finished segments)
+    let events: Record<string, unknown>[] = [];
+    for (let i = 0; i < 100; i++) {
+      events = await admin.socket(b, `/ws/questions/${state.videoId}`, { start_seconds: 0, interval_seconds: 5, full_duration: true }, (m) => m.type === 'error' || m.type === 'done');
+      if (events.at(-1)?.code !== 'run_in_progress') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(events.at(-1), JSON.stringify(events)).toMatchObject({ type: 'done', total: 2, skipped: 2, generated: 0 });
+    await expect.poll(() => ai.requests[before]!.aborted).toBe(true);
+    // the cancelled run stored nothing: segment 5..12 keeps what the builtin provider generated
+    expect(await row('SELECT provider, status FROM question_segments WHERE video_id = $1 AND start_seconds = 5', [state.videoId])).toEqual({ provider: 'builtin', status: 'ok' });
+  });
+
   it('6. an expert reviews, edits and finalizes on the other instances; the export is readable from any instance', async () => {
     ok(await admin.call(next(), 'POST', '/api/admin/experts', { json: { expert_id: state.expertId, display_name: 'Flow Expert', password: state.expertCode } }));
     const child = await admin.call(next(), 'POST', '/api/admin/children', { json: { expert_id: state.expertId, first_name: 'Mia' } });
