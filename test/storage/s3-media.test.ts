@@ -194,6 +194,34 @@ describe('media in an S3 bucket', () => {
     expect((await child.get(`/media/videos/${videoId}/frames/frame_00099.jpg`)).body).toMatchObject({ success: false, error: 'frame_not_found' });
   });
 
+  it('serves the new frame set when an extraction switches sets between the read of the row and of the object', async () => {
+    const store = mediaStore(t.config);
+    const { frames_set: old } = (await t.db.first<{ frames_set: string }>('SELECT frames_set FROM videos WHERE id = ?', [videoId]))!;
+    const fresh = 'frames-zzswitch2';
+    const original = store.stat.bind(store);
+    let switched = false;
+    // when the route asks the bucket for the old set's object, an extraction has just finished:
+    // its set is in the bucket, the row names it, the old set is deleted
+    store.stat = async (key: string) => {
+      if (!switched && key.includes(`/${old}/`)) {
+        switched = true;
+        for (const k of await bucket.list(`videos/${videoId}/${old}/`)) await bucket.putBuffer(k.replace(`/${old}/`, `/${fresh}/`), (await bucket.getBuffer(k))!);
+        await bucket.deletePrefix(`videos/${videoId}/${old}/`);
+        await t.db.run('UPDATE videos SET frames_set = ? WHERE id = ?', [fresh, videoId]);
+      }
+      return original(key);
+    };
+    try {
+      const frame = await admin.get(`/media/videos/${videoId}/frames/frame_00001.jpg`).buffer(true);
+      expect(switched).toBe(true);
+      expect(frame.status).toBe(200);
+      expect(frame.headers['cache-control']).toBe('private, no-cache');
+      expect(Buffer.compare(frame.body as Buffer, (await bucket.getBuffer(`videos/${videoId}/${fresh}/frame_00001.jpg`))!)).toBe(0);
+    } finally {
+      store.stat = original;
+    }
+  });
+
   it('keeps access control exactly as with local files', async () => {
     expect((await t.agent().get(`/media/videos/${videoId}/video`)).status).toBe(401);
     const other = await createFamily(t);

@@ -136,6 +136,36 @@ describe('GET /media/videos/{video_id}/frames/{file}', () => {
     }
   });
 
+  it('serves the new set when an extraction switches sets between the read of the row and of the file', async () => {
+    const store = mediaStore(t.config);
+    const old = await framesSet();
+    const fresh = 'frames-zzswitch1';
+    const original = store.localPath.bind(store);
+    let switched = false;
+    // at the moment the route turns the row's set into a file, an extraction finishes: its set is
+    // in place, the row names it, the old set is gone
+    store.localPath = (key: string) => {
+      if (!switched && key.includes(`/${old}/`)) {
+        switched = true;
+        fs.renameSync(setDir(old), setDir(fresh));
+        void t.db.run('UPDATE videos SET frames_set = ? WHERE id = ?', [fresh, 'clock']);
+      }
+      return original(key);
+    };
+    try {
+      const jpg = await admin.get('/media/videos/clock/frames/frame_00003.jpg');
+      expect(switched).toBe(true);
+      expect(jpg.status).toBe(200);
+      expect(Buffer.compare(jpg.body as Buffer, fs.readFileSync(path.join(setDir(fresh), 'frame_00003.jpg')))).toBe(0);
+      // revalidated on every use, so a browser never pairs a cached manifest with another set's frames
+      expect(jpg.headers['cache-control']).toBe('private, no-cache');
+      expect((await admin.get('/media/videos/clock/frames/frames.json')).headers['cache-control']).toBe('private, no-cache');
+      expect((await admin.get('/media/videos/clock/video')).headers['cache-control']).toBe('private, max-age=300');
+    } finally {
+      store.localPath = original;
+    }
+  });
+
   it('refuses sessions that may not see the video', async () => {
     expect((await t.agent().get('/media/videos/clock/frames/frame_00000.jpg')).status).toBe(401);
     const fam = await createFamily(t);
