@@ -121,7 +121,8 @@ describe.skipIf(!pgUrl)("the contract's whole flow on two web instances and a wo
     // the job ran in the worker: its row says so, and the web instances logged no download
     const jobRow = await row('SELECT kind, state FROM jobs WHERE id = $1', [queued.body.job_id]);
     expect(jobRow).toEqual({ kind: 'download', state: 'succeeded' });
-    expect(worker.output()).toContain(String(queued.body.job_id));
+    await expect.poll(() => worker.output(), { timeout: 30_000 }).toContain('video downloaded');
+    for (const web of [a, b]) expect(web.output()).not.toContain('video downloaded');
     const video = await row('SELECT state, video_file, subtitle_file, frame_count FROM videos WHERE id = $1', [state.videoId]);
     expect(video).toMatchObject({ state: 'downloaded', video_file: 'video.mp4', frame_count: 0 });
     expect(String(video!.subtitle_file)).toMatch(/\.vtt$/);
@@ -151,6 +152,9 @@ describe.skipIf(!pgUrl)("the contract's whole flow on two web instances and a wo
     expect(result.output_dir).toBe(`s3://${s3.bucket}/videos/${state.videoId}/${video!.frames_set}/`);
     expect((result.files as string[]).every((f) => f.startsWith(String(result.output_dir)))).toBe(true);
     state.frameCount = 12;
+    // extracted by the worker, not by a web instance
+    await expect.poll(() => worker.output(), { timeout: 30_000 }).toContain('frames extracted');
+    for (const web of [a, b]) expect(web.output()).not.toContain('frames extracted');
     // the manifest served by one instance names frames the other serves, byte for byte from the bucket
     const manifest = await admin.call(next(), 'GET', `/media/videos/${state.videoId}/frames/frames.json`);
     ok(manifest);
@@ -185,7 +189,8 @@ describe.skipIf(!pgUrl)("the contract's whole flow on two web instances and a wo
     expect(events.at(-1)).toMatchObject({ type: 'done', video_id: state.videoId, provider: 'builtin', total: 2, generated: 2, failed: 0 });
     expect(events.filter((e) => e.type === 'status' && e.phase === 'progress')).toHaveLength(2);
     // the instance that held the socket did the run (not the worker, not the other instance)
-    expect(inst.output()).toContain('generation done');
+    // (the log line is written just after the done event: wait for it to come through the pipe)
+    await expect.poll(() => inst.output(), { timeout: 30_000 }).toContain('generation done');
     expect((inst === a ? b : a).output()).not.toContain('generation done');
     expect(worker.output()).not.toContain('generation done');
     const stored = await rows<{ segment_start: number; status: string; provider: string }>(
