@@ -25,6 +25,8 @@ import { filesUnder, isMediaFile, Tablet, waitForJob, type Reply } from './table
  */
 const pgUrl = inject('pgUrl');
 const ADMIN_PASSWORD = 'whole-flow-admin-pw';
+/** each step's time limit: a loaded 2-core machine runs yt-dlp, ffmpeg, PostgreSQL and four Node processes */
+const STEP_MS = 180_000;
 
 let db: { url: string; drop(): Promise<void> };
 let sql: pg.Client;
@@ -104,7 +106,7 @@ describe.skipIf(!pgUrl)("the contract's whole flow on two web instances and a wo
     expect(me.body).toMatchObject({ role: 'admin' });
     // one session row, in PostgreSQL
     expect(Number((await row<{ n: string }>('SELECT COUNT(*) AS n FROM sessions'))!.n)).toBeGreaterThanOrEqual(1);
-  });
+  }, STEP_MS);
 
   it('2. downloads with Prefer: respond-async: the worker does the job, the other instance reports it', async () => {
     const queued = await admin.call(next(), 'POST', '/api/download', { form: { url: `${fx.url}/lesson.html` }, headers: { prefer: 'respond-async' } });
@@ -137,7 +139,7 @@ describe.skipIf(!pgUrl)("the contract's whole flow on two web instances and a wo
       expect(part.headers.get('content-range')).toBe(`bytes 100-299/${source.length}`);
       expect(Buffer.compare(part.body, source.subarray(100, 300))).toBe(0);
     }
-  });
+  }, STEP_MS);
 
   it('3. extracts frames as a job too, into the bucket, served by both instances', async () => {
     const queued = await admin.call(next(), 'POST', `/api/frames/${state.videoId}`, { headers: { prefer: 'respond-async' } });
@@ -172,7 +174,7 @@ describe.skipIf(!pgUrl)("the contract's whole flow on two web instances and a wo
     const item = (list.body.videos as Record<string, unknown>[]).find((v) => v.video_id === state.videoId);
     expect(item).toMatchObject({ has_frames: true, frame_count: 12, has_questions: false, question_file: '' });
     expect(String(item!.frames_dir)).toBe(result.output_dir);
-  });
+  }, STEP_MS);
 
   it('4. generates questions over the WebSocket on one instance, reading the frames manifest and subtitles from the bucket', async () => {
     const inst = next();
@@ -201,7 +203,7 @@ describe.skipIf(!pgUrl)("the contract's whole flow on two web instances and a wo
       [0, 'ok', 'builtin'],
       [5, 'ok', 'builtin'],
     ]);
-  });
+  }, STEP_MS);
 
   it('5. a provider that looks at pictures gets the frames from the bucket (the instance has none on disk)', async () => {
     const inst = next();
@@ -222,7 +224,7 @@ describe.skipIf(!pgUrl)("the contract's whole flow on two web instances and a wo
     expect(asked[0]!.imageSizes).toEqual(Array(5).fill(size));
     expect(filesUnder(inst.dataDir).filter(isMediaFile)).toEqual([]);
     expect(await row('SELECT provider, status FROM question_segments WHERE video_id = $1 AND start_seconds = 0', [state.videoId])).toEqual({ provider: 'openai', status: 'ok' });
-  });
+  }, STEP_MS);
 
   it('5b. one generation run per video across instances: a second socket on the other instance is told so; closing the first cancels it', async () => {
     const before = ai.requests.length;
@@ -235,16 +237,16 @@ describe.skipIf(!pgUrl)("the contract's whole flow on two web instances and a wo
     await first.close(); // cancels the provider call in flight; the lease is released
     // once released, the other instance runs (the builtin provider skips the finished segments)
     let events: Record<string, unknown>[] = [];
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 300; i++) {
       events = await admin.socket(b, `/ws/questions/${state.videoId}`, { start_seconds: 0, interval_seconds: 5, full_duration: true }, (m) => m.type === 'error' || m.type === 'done');
       if (events.at(-1)?.code !== 'run_in_progress') break;
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(events.at(-1), JSON.stringify(events)).toMatchObject({ type: 'done', total: 2, skipped: 2, generated: 0 });
-    await expect.poll(() => ai.requests[before]!.aborted).toBe(true);
+    await expect.poll(() => ai.requests[before]!.aborted, { timeout: 30_000 }).toBe(true);
     // the cancelled run stored nothing: segment 5..12 keeps what the builtin provider generated
     expect(await row('SELECT provider, status FROM question_segments WHERE video_id = $1 AND start_seconds = 5', [state.videoId])).toEqual({ provider: 'builtin', status: 'ok' });
-  });
+  }, STEP_MS);
 
   it('6. an expert reviews, edits and finalizes on the other instances; the export is readable from any instance', async () => {
     ok(await admin.call(next(), 'POST', '/api/admin/experts', { json: { expert_id: state.expertId, display_name: 'Flow Expert', password: state.expertCode } }));
@@ -306,7 +308,7 @@ describe.skipIf(!pgUrl)("the contract's whole flow on two web instances and a wo
       has_questions: true,
       question_file: fin.body.file_path,
     });
-  });
+  }, STEP_MS);
 
   it('7. the family logs in, the child sees the video and its final questions, answers, and the score is saved', async () => {
     const login = await kid.call(next(), 'POST', '/api/learners/parents/login', { json: { access_code: state.parentCode } });
@@ -350,7 +352,7 @@ describe.skipIf(!pgUrl)("the contract's whole flow on two web instances and a wo
       { position: 0, user_answer: 'a carrot' },
       { position: 1, user_answer: 'a spaceship' },
     ]);
-  });
+  }, STEP_MS);
 
   it('8. scores and reports read back from the other instances', async () => {
     const scores = await kid.call(next(), 'GET', `/api/get-quiz-scores/${state.childId}`);
@@ -365,7 +367,7 @@ describe.skipIf(!pgUrl)("the contract's whole flow on two web instances and a wo
     const full = await admin.call(next(), 'GET', `/api/reports/child/${state.childId}`);
     ok(full);
     expect(JSON.stringify(full.body)).toContain('What does the bunny find?');
-  });
+  }, STEP_MS);
 
   it('9. leaves no media in any DATA_DIR: everything is in the bucket, the bundled sample included', async () => {
     for (const inst of [a, b, worker]) expect(filesUnder(inst.dataDir).filter(isMediaFile), inst.kind).toEqual([]);
@@ -395,5 +397,5 @@ describe.skipIf(!pgUrl)("the contract's whole flow on two web instances and a wo
       expect(final.body).toMatchObject({ success: true });
       expect((final.body.segments as unknown[]).length).toBeGreaterThan(0);
     }
-  });
+  }, STEP_MS);
 });
