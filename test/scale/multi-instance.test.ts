@@ -104,7 +104,9 @@ describe.skipIf(!pgUrl)('two web instances and a worker on one PostgreSQL databa
       if (i === 20) a.proc.kill('SIGKILL');
     }
     await Promise.all(writes);
-    await a.stop();
+    // A is really gone (its own process, not a wrapper around it) and answers nothing any more
+    expect(await a.stop()).toBe('SIGKILL');
+    await expect(fetch(`${a.url}/api/health`)).rejects.toThrow();
     // B keeps answering, reads see every acknowledged write, and B still takes new writes
     const list = await admin.call(b, 'GET', '/api/admin/experts');
     expect(list.status).toBe(200);
