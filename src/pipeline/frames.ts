@@ -126,9 +126,12 @@ export function writeManifests(dir: string, m: FrameManifest): void {
   writeAtomic(path.join(dir, FRAMES_CSV), manifestCsv(m));
 }
 
-/** The video's frames.json from the media store, or null when frames were never extracted (or the file is damaged). */
-export async function readFrameManifest(store: MediaStore, videoId: string): Promise<FrameManifest | null> {
-  const data = await store.getBuffer(frameKey(videoId, FRAMES_JSON));
+/**
+ * The video's frames.json from the media store (in the frame set the videos row names: `set`), or
+ * null when frames were never extracted (or the file is damaged).
+ */
+export async function readFrameManifest(store: MediaStore, videoId: string, set: string | null): Promise<FrameManifest | null> {
+  const data = await store.getBuffer(frameKey(videoId, FRAMES_JSON, set));
   if (!data) return null;
   try {
     const parsed = frameManifestSchema.safeParse(JSON.parse(data.toString('utf8')));

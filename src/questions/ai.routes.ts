@@ -5,6 +5,7 @@ import type { Providers } from '../ai/providers.js';
 import { PERSONAS } from '../ai/companions.js';
 import { assertVideoAccess } from '../videos/access.js';
 import { writeQuestionExport } from './export.js';
+import { mediaStore } from '../storage/index.js';
 import { previewVariants, regenerateQuestion, updateVariants } from './ai-actions.service.js';
 import { reviewState } from './review.service.js';
 import { actor } from './review.routes.js';
@@ -38,7 +39,7 @@ export function registerAiRoutes(ctx: AppContext, providers: Providers): void {
     async ({ body, auth }) => {
       await assertVideoAccess(db, auth, body.video_id);
       const counts = await storeSubmitted(db, body.video_id, normalizeSubmitted(body.questions));
-      const file = await writeQuestionExport(db, config.dataDir, body.video_id);
+      const file = await writeQuestionExport(db, mediaStore(config), body.video_id);
       return { success: true, message: `Stored ${counts.questions} question(s) in ${counts.segments} segment(s).`, ...counts, ...file };
     },
   );

@@ -1,10 +1,8 @@
-import fs from 'node:fs';
 import type { Database } from '../db/database.js';
 import { finalSegmentCounts } from './final.repository.js';
 import { generatedQuestionCounts } from './segments.repository.js';
-import { VIDEO_ID_RE, safeJoin } from '../http/ids.js';
 
-/** The JSON export's file name inside `dataDir/videos/<video_id>/`. */
+/** The JSON export's file name beside the video's media (`videos/<video_id>/` in the media store; see export.ts). */
 export const QUESTION_EXPORT_FILE = 'questions.json';
 
 /**
@@ -22,17 +20,4 @@ export async function questionCountsByVideo(db: Database): Promise<Map<string, {
     counts.set(r.video_id, c);
   }
   return counts;
-}
-
-/** Where the JSON export of a video's questions lives (whether or not it exists). */
-export function questionExportPath(dataDir: string, videoId: string): string {
-  if (!VIDEO_ID_RE.test(videoId)) throw new Error(`invalid video id ${JSON.stringify(videoId)}`);
-  return safeJoin(dataDir, 'videos', videoId, QUESTION_EXPORT_FILE);
-}
-
-/** The path of the JSON export written by POST /api/submit-questions, or null when there is none. */
-export function questionFilePath(dataDir: string, videoId: string): string | null {
-  if (!VIDEO_ID_RE.test(videoId)) return null;
-  const file = questionExportPath(dataDir, videoId);
-  return fs.existsSync(file) ? file : null;
 }

@@ -1,9 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import crypto from 'node:crypto';
 import type { Database } from '../db/database.js';
 import { COMPANIONS } from '../config.js';
-import { questionExportPath } from './counts.js';
+import type { MediaStore } from '../storage/media-store.js';
+import { videoKey } from '../storage/keys.js';
+import { VIDEO_ID_RE } from '../http/ids.js';
+import { QUESTION_EXPORT_FILE } from './counts.js';
 import { finalQuestions } from './final.service.js';
 import { listReviewQuestions, listReviewSegments } from './review.repository.js';
 import { listVariants } from './variants.repository.js';
@@ -43,19 +43,43 @@ export async function buildQuestionExport(db: Database, videoId: string): Promis
   };
 }
 
-/** Writes the export atomically (temp file + rename) to dataDir/videos/<id>/questions.json. */
-export async function writeQuestionExport(db: Database, dataDir: string, videoId: string): Promise<ExportResult> {
-  const file = questionExportPath(dataDir, videoId);
+/** The export's media key: `videos/<id>/questions.json`, beside the video's media, in the media store. */
+export const questionExportKey = (videoId: string): string => videoKey(videoId, QUESTION_EXPORT_FILE);
+
+/**
+ * Writes the export through the media store (DATA_DIR/videos/<id>/questions.json, or the bucket
+ * with S3_BUCKET), so every instance serves the same file: one atomic write either way (temp
+ * file + rename on disk, one PUT in a bucket). The database stays authoritative; this is a copy.
+ */
+export async function writeQuestionExport(db: Database, store: MediaStore, videoId: string): Promise<ExportResult> {
+  const key = questionExportKey(videoId);
   // one transaction: a consistent snapshot even while an expert saves
   const content = JSON.stringify(await db.transaction((tx) => buildQuestionExport(tx, videoId)), null, 2);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${crypto.randomBytes(6).toString('hex')}.tmp`;
-  try {
-    fs.writeFileSync(tmp, content);
-    fs.renameSync(tmp, file);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
+  await store.putBuffer(key, content);
+  return { file_path: store.location(key), file_url: questionExportUrl(videoId) };
+}
+
+/** The export as stored (a Buffer of JSON), or null when none was written (or the id is not one). */
+export async function readQuestionExport(store: MediaStore, videoId: string): Promise<Buffer | null> {
+  if (!VIDEO_ID_RE.test(videoId)) return null;
+  return store.getBuffer(questionExportKey(videoId));
+}
+
+/**
+ * Where each of these videos' export is (`question_file` of the admin list: a path, or
+ * s3://bucket/key), for the videos that have one. One stat per video, a few at a time; only
+ * videos that have questions are asked about, since only they can have an export.
+ */
+export async function questionExportLocations(store: MediaStore, videoIds: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const ids = videoIds.filter((id) => VIDEO_ID_RE.test(id));
+  for (let i = 0; i < ids.length; i += 8) {
+    await Promise.all(
+      ids.slice(i, i + 8).map(async (id) => {
+        const key = questionExportKey(id);
+        if (await store.exists(key)) out.set(id, store.location(key));
+      }),
+    );
   }
-  return { file_path: file, file_url: questionExportUrl(videoId) };
+  return out;
 }

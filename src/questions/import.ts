@@ -4,6 +4,8 @@ import { badRequest, notFound } from '../http/errors.js';
 import { videoIdSchema } from '../http/ids.js';
 import { companionSchema, questionTextSchema, reviewedQuestionSchema, segmentRangeSchema } from './questions.schema.js';
 import { writeQuestionExport } from './export.js';
+import type { MediaStore } from '../storage/media-store.js';
+import { LocalMediaStore } from '../storage/local.store.js';
 import { clearVideoQuestions, ensureReviewSegment, insertQuestion, setSegmentFinalized, videoForQuestions } from './review.repository.js';
 import { chooseVariant, insertVariant } from './variants.repository.js';
 
@@ -68,9 +70,10 @@ export interface ImportSummary {
 /**
  * Replaces a video's questions with a reviewed set, in one transaction: AI results, review sets,
  * variants, picks and annotations of that video are deleted first, so importing twice gives the
- * same state. With `dataDir`, the JSON export is rewritten too.
+ * same state. With `store` (or `dataDir`, meaning the local store there), the JSON export is
+ * rewritten too.
  */
-export async function importReviewedQuestions(db: Database, videoId: string, payload: unknown, opts: { dataDir?: string } = {}): Promise<ImportSummary> {
+export async function importReviewedQuestions(db: Database, videoId: string, payload: unknown, opts: { store?: MediaStore; dataDir?: string } = {}): Promise<ImportSummary> {
   videoIdSchema.parse(videoId);
   const parsed = reviewedQuestionsImportSchema.safeParse(payload);
   if (!parsed.success) {
@@ -100,6 +103,7 @@ export async function importReviewedQuestions(db: Database, videoId: string, pay
       summary.segments++;
     }
   });
-  if (opts.dataDir) summary.file_path = (await writeQuestionExport(db, opts.dataDir, videoId)).file_path;
+  const store = opts.store ?? (opts.dataDir ? new LocalMediaStore(opts.dataDir) : null);
+  if (store) summary.file_path = (await writeQuestionExport(db, store, videoId)).file_path;
   return summary;
 }

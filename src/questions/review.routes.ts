@@ -1,12 +1,11 @@
-import fs from 'node:fs';
 import { z } from 'zod';
 import type { Response } from 'express';
 import type { AppContext } from '../context.js';
 import type { Auth } from '../http/session.js';
 import { notFound } from '../http/errors.js';
 import { assertVideoAccess } from '../videos/access.js';
-import { questionFilePath } from './counts.js';
-import { writeQuestionExport } from './export.js';
+import { readQuestionExport, writeQuestionExport } from './export.js';
+import { mediaStore } from '../storage/index.js';
 import { finalQuestions } from './final.service.js';
 import { finalQuestionsResponseSchema, type FinalQuestionSegment } from './questions.schema.js';
 import { videoForQuestions } from './review.repository.js';
@@ -95,7 +94,7 @@ export function registerReviewRoutes(ctx: AppContext): void {
     async ({ body, auth }) => {
       await assertVideoAccess(db, auth, body.video_id);
       const n = await saveFinal(db, body.video_id, body.segments, actor(auth));
-      const file = await writeQuestionExport(db, config.dataDir, body.video_id);
+      const file = await writeQuestionExport(db, mediaStore(config), body.video_id);
       const final = await finalQuestions(db, body.video_id, null);
       return { success: true, message: `Saved ${n} segment(s).`, video_id: body.video_id, final, ...file };
     },
@@ -134,9 +133,10 @@ export function registerReviewRoutes(ctx: AppContext): void {
     },
     async ({ params, auth }, _req, res: Response) => {
       await assertVideoAccess(db, auth, params.video_id);
-      const file = questionFilePath(config.dataDir, params.video_id);
-      if (!file || !fs.existsSync(file)) throw notFound('This video has no question export yet.', 'export_not_found');
-      res.type('application/json').sendFile(file);
+      // from the media store, so any instance serves the export another instance wrote
+      const data = await readQuestionExport(mediaStore(config), params.video_id);
+      if (!data) throw notFound('This video has no question export yet.', 'export_not_found');
+      res.type('application/json').send(data);
       return undefined;
     },
   );

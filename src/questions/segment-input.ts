@@ -6,7 +6,8 @@ import { frameKey, videoKey } from '../storage/keys.js';
 import { readFrameManifest, type FrameManifest } from '../pipeline/frames.js';
 import { parseVtt } from '../pipeline/subtitles.js';
 import { runProcess } from '../pipeline/process-runner.js';
-import { videoForQuestions, type SegmentKey } from './review.repository.js';
+import type { SegmentKey } from './review.repository.js';
+import { getVideo } from '../videos/videos.repository.js';
 
 /** How many frames of a segment a provider sees, and how big. */
 export const MAX_FRAMES_PER_SEGMENT = 5;
@@ -18,6 +19,8 @@ export interface VideoSource {
   videoId: string;
   title: string;
   durationSeconds: number;
+  /** the frame set the manifest came from (the videos row's frames_set), for the frames' keys */
+  framesSet: string | null;
   manifest: FrameManifest;
   subtitles: SubtitleLine[];
 }
@@ -26,19 +29,21 @@ export interface VideoSource {
  * What generation needs about a video: its frames manifest (null when frames were never
  * extracted) and its subtitle lines, from the VTT file when there is one (exact cue times,
  * short cues kept) or else from the manifest's per-second subtitle text. Both are read from the
- * media store (DATA_DIR or the bucket).
+ * media store (DATA_DIR or the bucket), the frames from the set the videos row names.
  */
 export async function loadVideoSource(db: Database, store: MediaStore, videoId: string): Promise<VideoSource | null> {
-  const video = await videoForQuestions(db, videoId);
-  const manifest = video ? await readFrameManifest(store, videoId) : null;
+  const video = await getVideo(db, videoId);
+  // the row names the current frame set: manifest and frames are read from that one set
+  const manifest = video ? await readFrameManifest(store, videoId, video.framesSet) : null;
   if (!video || !manifest || manifest.frames.length === 0) return null;
   const lastFrame = manifest.frames[manifest.frames.length - 1]!.timestamp;
   return {
     videoId,
     title: video.title,
-    durationSeconds: Math.max(Math.ceil(video.duration_seconds), lastFrame + 1),
+    durationSeconds: Math.max(Math.ceil(video.durationSeconds), lastFrame + 1),
+    framesSet: video.framesSet,
     manifest,
-    subtitles: (await readVttLines(store, videoId, video.subtitle_file)) ?? manifestLines(manifest),
+    subtitles: (await readVttLines(store, videoId, video.subtitleFile)) ?? manifestLines(manifest),
   };
 }
 
@@ -78,7 +83,7 @@ export async function buildSegmentInput(src: VideoSource, seg: SegmentKey, o: In
   const frames: FrameImage[] = [];
   if (o.withFrames) {
     for (const f of picked) {
-      const data = await downscaledJpeg(frameKey(src.videoId, f.file), o);
+      const data = await downscaledJpeg(frameKey(src.videoId, f.file, src.framesSet), o);
       if (data) frames.push({ timestamp: f.timestamp, data, mimeType: 'image/jpeg' });
     }
   }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Database } from '../db/database.js';
 import { ExpertsRepository } from '../accounts/experts.repository.js';
 import { assign } from '../videos/assignments.repository.js';
-import { insertSampleVideo, isDeletedVideo, videoExists } from '../videos/videos.repository.js';
+import { getVideo, insertSampleVideo, isDeletedVideo, videoExists } from '../videos/videos.repository.js';
 import { safeJoin } from '../http/ids.js';
 import { importReviewedQuestions, type ImportSummary } from '../questions/import.js';
 import { writeQuestionExport } from '../questions/export.js';
@@ -68,8 +68,10 @@ export async function importSample(
   }
 
   removeStaleTemps(videos, id);
-  if ((await missingFiles(store, id, manifest)).length > 0) {
-    await copyMedia(safeJoin(sampleDir, 'media'), store, videos, id, manifest);
+  // frames extracted again since (the row names a frame set): the bundled `frames/` is not theirs any more
+  const framesMoved = ((await getVideo(db, id))?.framesSet ?? null) !== null;
+  if ((await missingFiles(store, id, manifest, framesMoved)).length > 0) {
+    await copyMedia(safeJoin(sampleDir, 'media'), store, videos, id, manifest, framesMoved);
     result.copied = true;
   }
 
@@ -94,16 +96,21 @@ export async function importSample(
     });
     result.inserted = true;
     // the JSON export (question_file in the admin list) is a copy of the database: written after commit
-    if (result.questions) result.questions.file_path = (await writeQuestionExport(db, dataDir, id)).file_path;
+    if (result.questions) result.questions.file_path = (await writeQuestionExport(db, store, id)).file_path;
   }
   return result;
 }
 
 /** Files of the manifest that are absent from the sample's media in the store. */
-export async function missingFiles(store: MediaStore, id: string, manifest: SampleManifest): Promise<string[]> {
+export async function missingFiles(store: MediaStore, id: string, manifest: SampleManifest, framesMoved = false): Promise<string[]> {
   const missing: string[] = [];
-  for (const rel of Object.keys(manifest.checksums)) if (!(await store.exists(sampleKey(id, rel)))) missing.push(rel);
+  for (const rel of sampleFiles(manifest, framesMoved)) if (!(await store.exists(sampleKey(id, rel)))) missing.push(rel);
   return missing;
+}
+
+/** The manifest's files, without its `frames/` when the video's frames now live in another set. */
+function sampleFiles(manifest: SampleManifest, framesMoved: boolean): string[] {
+  return Object.keys(manifest.checksums).filter((rel) => !(framesMoved && rel.startsWith(`${manifest.files.frames_dir}/`)));
 }
 
 const sampleKey = (id: string, rel: string) => assertKey(`${videoPrefix(id)}${rel}`);
@@ -114,11 +121,13 @@ const sampleKey = (id: string, rel: string) => assertKey(`${videoPrefix(id)}${re
  * disk, a whole object in a bucket), so a broken sample leaves nothing behind and what others
  * wrote beside the media (the questions export) stays.
  */
-async function copyMedia(source: string, store: MediaStore, videosDir: string, id: string, manifest: SampleManifest): Promise<void> {
+async function copyMedia(source: string, store: MediaStore, videosDir: string, id: string, manifest: SampleManifest, framesMoved: boolean): Promise<void> {
   fs.mkdirSync(videosDir, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(videosDir, `.${id}.import-`));
   try {
-    for (const [rel, sum] of Object.entries(manifest.checksums)) {
+    const files = sampleFiles(manifest, framesMoved);
+    for (const rel of files) {
+      const sum = manifest.checksums[rel]!;
       const data = fs.readFileSync(safeJoin(source, rel));
       const sha = crypto.createHash('sha256').update(data).digest('hex');
       if (data.length !== sum.bytes || sha !== sum.sha256) {
@@ -128,7 +137,7 @@ async function copyMedia(source: string, store: MediaStore, videosDir: string, i
       fs.mkdirSync(path.dirname(dest), { recursive: true });
       fs.writeFileSync(dest, data);
     }
-    for (const rel of Object.keys(manifest.checksums)) await store.putFile(sampleKey(id, rel), safeJoin(tmp, rel), { move: true });
+    for (const rel of files) await store.putFile(sampleKey(id, rel), safeJoin(tmp, rel), { move: true });
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { VIDEO_ID_RE } from '../http/ids.js';
 import { FRAMES_DIR_NAME } from '../pipeline/paths.js';
 import { assertKey } from './media-store.js';
@@ -22,5 +23,35 @@ function checkName(name: string): string {
 export const VIDEOS_PREFIX = 'videos/';
 export const videoPrefix = (videoId: string): string => `${VIDEOS_PREFIX}${checkId(videoId)}/`;
 export const videoKey = (videoId: string, name: string): string => assertKey(`${videoPrefix(videoId)}${checkName(name)}`);
-export const framesPrefix = (videoId: string): string => `${videoPrefix(videoId)}${FRAMES_DIR_NAME}/`;
-export const frameKey = (videoId: string, name: string): string => assertKey(`${framesPrefix(videoId)}${checkName(name)}`);
+
+/**
+ * A video's frames live in a *set*: a folder `videos/<id>/<set>/` holding the JPEGs and the
+ * manifests of one extraction. The set in use is named by the videos row (`frames_set`, null =
+ * the folder `frames` of media written before sets existed). A new extraction writes a new set,
+ * switches the row in one UPDATE and then deletes the older sets, so a reader that resolves the
+ * set from the row sees one whole extraction, never a mix of two (docs/scaling.md).
+ */
+export const FRAMES_SET_RE = /^frames(?:-[a-z0-9]{1,40})?$/;
+
+function checkSet(set: string | null | undefined): string {
+  const s = set ?? FRAMES_DIR_NAME;
+  if (!FRAMES_SET_RE.test(s)) throw new Error(`invalid frames set ${JSON.stringify(s)}`);
+  return s;
+}
+
+/** A fresh set name: `frames-<time><random>` (sorts by creation time; never `frames` itself). */
+export const newFramesSet = (): string => `${FRAMES_DIR_NAME}-${Date.now().toString(36)}${crypto.randomBytes(4).toString('hex')}`;
+export const framesPrefix = (videoId: string, set?: string | null): string => `${videoPrefix(videoId)}${checkSet(set)}/`;
+export const frameKey = (videoId: string, name: string, set?: string | null): string => assertKey(`${framesPrefix(videoId, set)}${checkName(name)}`);
+
+/** The frame sets present under a video's keys (from store.list(videoPrefix(id))), sorted. */
+export function frameSetsIn(videoId: string, keys: readonly string[]): string[] {
+  const prefix = videoPrefix(videoId);
+  const sets = new Set<string>();
+  for (const k of keys) {
+    if (!k.startsWith(prefix)) continue;
+    const parts = k.slice(prefix.length).split('/');
+    if (parts.length === 2 && FRAMES_SET_RE.test(parts[0]!)) sets.add(parts[0]!);
+  }
+  return [...sets].sort();
+}

@@ -3,8 +3,9 @@ import type { Readable } from 'node:stream';
 /**
  * Where media lives: the local DATA_DIR (the embedded default) or an S3-compatible bucket
  * (S3_BUCKET set). Keys are relative, '/'-separated and strict (see assertKey): a video's files
- * are `videos/<video_id>/<name>`, its frames `videos/<video_id>/frames/<name>`, the same layout
- * on disk and in the bucket, so moving a school is a plain upload of DATA_DIR/videos.
+ * are `videos/<video_id>/<name>`, its frames `videos/<video_id>/<frame set>/<name>` (a set per
+ * extraction, named by the videos row: storage/keys.ts), the same layout on disk and in the
+ * bucket, so moving a school is a plain upload of DATA_DIR/videos.
  * Every write is whole-or-nothing for a reader: a temp file + rename on disk, a single PUT or a
  * completed multipart upload in a bucket.
  */
@@ -29,9 +30,11 @@ export interface MediaStore {
   /**
    * Replaces everything under prefix with the files of a local folder (flat, no sub-folders),
    * the folder's `last` files written after the others (manifests after the frames they name).
-   * The folder is consumed. Local: one rename swap, so a reader sees the old set or the new one.
-   * S3: the new objects are written, then stale ones deleted (a reader may see new frames with
-   * the old manifest for a moment, never a missing frame the manifest names).
+   * The folder is consumed. Local: a rename swap (atomic only for a prefix that did not exist;
+   * replacing one leaves it missing for a moment). S3: the new objects are written, then stale
+   * ones deleted (a reader may see new objects beside old ones for a moment). Readers that must
+   * see one whole set (frames) get it by writing to a fresh prefix and switching a pointer:
+   * videos/frames.service.ts.
    */
   replacePrefix(prefix: string, dir: string, last?: readonly string[]): Promise<void>;
   /** The object's file on this machine (local store only), for tools that read files (ffmpeg). */

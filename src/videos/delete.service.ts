@@ -44,7 +44,8 @@ export async function deleteVideo(db: Database, config: Config, videoId: string)
   } catch {
     // the row is gone already, so nothing serves these objects; a later download of the id replaces them
   }
-  // with a bucket, DATA_DIR/videos/<id>/ still holds the questions export (a copy of the database)
+  // with a bucket the local folder holds at most temp work left by a crash (or an export written
+  // before exports went through the store): remove it too
   removeMedia(config.dataDir, videoId);
   return result;
 }

@@ -8,16 +8,18 @@ import { removeQuietly, tempSibling } from '../pipeline/files.js';
 import { buildManifest, runFrameExtraction, writeManifests, type FrameManifest } from '../pipeline/frames.js';
 import { FRAMES_CSV, FRAMES_JSON, videoDir } from '../pipeline/paths.js';
 import { mediaStore, type MediaStore } from '../storage/index.js';
-import { frameKey, framesPrefix, videoKey } from '../storage/keys.js';
+import { frameKey, frameSetsIn, framesPrefix, newFramesSet, videoKey, videoPrefix } from '../storage/keys.js';
 import { BinaryMissingError, ProcessError } from '../pipeline/process-runner.js';
 import { parseVtt, type Cue } from '../pipeline/subtitles.js';
-import { getVideo, releaseLock, setFrameCount, tryLock, type Video } from './videos.repository.js';
+import { getVideo, releaseLock, setFrames, tryLock, type Video } from './videos.repository.js';
 
 export interface FrameDeps {
   config: Config;
   db: Database;
   logger: Logger;
   signal?: AbortSignal;
+  /** where the media are; default mediaStore(config) (tests pass a store that watches the writes) */
+  store?: MediaStore;
   /** 0..1 of the video read by ffmpeg */
   onProgress?: (fraction: number) => void;
 }
@@ -34,17 +36,21 @@ export interface FrameExtraction {
 /**
  * Extracts a downloaded video's frames (1 per second, frame k at t = k s) with the subtitle text
  * of each second, for any caller (the route, the sample import, generation). ffmpeg works in a
- * temp folder (`videos/<id>/.frames.work-*` under DATA_DIR, with a copy of the video when it lives in a bucket),
- * then the media store replaces `frames/` with it (on disk one rename swap, so a reader sees the
- * old set or the new one; in a bucket the manifests are written last). The old set is kept if
- * anything fails, and the temp folder is removed on success, failure and cancel.
+ * temp folder (`videos/<id>/.frames.work-*` under DATA_DIR, with a copy of the video when it
+ * lives in a bucket). The result goes into the media store as a new *frame set*
+ * (`videos/<id>/frames-<gen>/`, see storage/keys.ts): written whole (on disk one rename; in a
+ * bucket the frames first, the manifests last), then the videos row is pointed at it with the
+ * frame count in one UPDATE, then older sets are deleted. A reader resolves the set from the row,
+ * so it sees the old extraction or the new one, never a mix, and never an empty folder. The old
+ * set is kept if anything fails before the switch; the temp folder is removed on success,
+ * failure and cancel.
  * Throws AppError: 404 unknown video, 409 still downloading or already extracting, 503 no ffmpeg.
  */
 export async function extractFrames(deps: FrameDeps, videoId: string): Promise<FrameExtraction> {
   const { config, db } = deps;
   const log = deps.logger.child({ module: 'frames' });
   const { video, key } = await frameSource(deps, videoId);
-  const store = mediaStore(config);
+  const store = deps.store ?? mediaStore(config);
 
   const lock = await tryLock(db, `video:${videoId}`, 'frames');
   if (!lock.ok) {
@@ -70,10 +76,26 @@ export async function extractFrames(deps: FrameDeps, videoId: string): Promise<F
     const manifest = buildManifest(videoId, names, await readCues(store, videoId, video.subtitleFile, log));
     writeManifests(tmpDir, manifest);
 
-    await store.replacePrefix(framesPrefix(videoId), tmpDir, [FRAMES_JSON, FRAMES_CSV]);
-    await setFrameCount(db, videoId, manifest.count);
-    log.info({ videoId, count: manifest.count }, 'frames extracted');
-    return { videoId, outputDir: store.location(framesPrefix(videoId)), files: names.map((n) => store.location(frameKey(videoId, n))), count: manifest.count, manifest };
+    const set = newFramesSet();
+    try {
+      // a fresh prefix that nothing points at yet: no reader sees it half-written
+      await store.replacePrefix(framesPrefix(videoId, set), tmpDir, [FRAMES_JSON, FRAMES_CSV]);
+      await setFrames(db, videoId, manifest.count, set); // the switch
+    } catch (err) {
+      // the row still names the old set; what got written of the new one is removed (or, if this
+      // fails too, by the next extraction's clean-up)
+      await store.deletePrefix(framesPrefix(videoId, set)).catch(() => undefined);
+      throw err;
+    }
+    await deleteOlderFrameSets(store, videoId, set, log);
+    log.info({ videoId, count: manifest.count, set }, 'frames extracted');
+    return {
+      videoId,
+      outputDir: store.location(framesPrefix(videoId, set)),
+      files: names.map((n) => store.location(frameKey(videoId, n, set))),
+      count: manifest.count,
+      manifest,
+    };
   } catch (err) {
     if (err instanceof BinaryMissingError) throw serviceUnavailable(err.message, 'binary_missing');
     if (err instanceof ProcessError) {
@@ -99,12 +121,12 @@ export async function extractFrames(deps: FrameDeps, videoId: string): Promise<F
  * The video and its file's media key, or the AppError that says why frames cannot be extracted
  * (also checked before a frames job is queued): 404 unknown video or missing file, 409 still downloading.
  */
-export async function frameSource(deps: Pick<FrameDeps, 'config' | 'db'>, videoId: string): Promise<{ video: Video; key: string }> {
+export async function frameSource(deps: Pick<FrameDeps, 'config' | 'db' | 'store'>, videoId: string): Promise<{ video: Video; key: string }> {
   const video = await getVideo(deps.db, videoId);
   if (!video) throw notFound(`Video ${videoId} was not found.`, 'video_not_found');
   if (video.state !== 'downloaded' || !video.videoFile) throw conflict('This video is still downloading; extract its frames when the download has finished.', 'video_not_ready');
   const key = videoKey(videoId, video.videoFile);
-  if (!(await mediaStore(deps.config).exists(key))) throw notFound('The video file is missing on the server; download the video again.', 'video_file_missing');
+  if (!(await (deps.store ?? mediaStore(deps.config)).exists(key))) throw notFound('The video file is missing on the server; download the video again.', 'video_file_missing');
   return { video, key };
 }
 
@@ -125,5 +147,20 @@ async function readCues(store: MediaStore, videoId: string, subtitleFile: string
   } catch (err) {
     log.warn({ videoId, err: (err as Error).message }, 'subtitles unreadable; frames get no subtitle text');
     return [];
+  }
+}
+
+/**
+ * Deletes every frame set of the video but `current` (the one the row now names). A failure is
+ * only logged: the switch has happened, readers no longer reach the old set, and the next
+ * extraction deletes what is left.
+ */
+async function deleteOlderFrameSets(store: MediaStore, videoId: string, current: string, log: Logger): Promise<void> {
+  try {
+    for (const set of frameSetsIn(videoId, await store.list(videoPrefix(videoId)))) {
+      if (set !== current) await store.deletePrefix(framesPrefix(videoId, set));
+    }
+  } catch (err) {
+    log.warn({ videoId, err: (err as Error).message }, 'older frame sets not deleted; the next extraction retries');
   }
 }

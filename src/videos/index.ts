@@ -27,7 +27,7 @@ export function registerVideos(ctx: AppContext): void {
 /**
  * No job survives the process (the job queue marks the ones left running failed): forget their locks, drop rows of first downloads that never
  * finished, and sweep temp dirs (downloads in `videos/.incoming*`, frames in
- * `videos/<id>/.frames*`). Temp work happens under DATA_DIR even with a bucket, so this sweep
+ * `videos/<id>/.frames*`, half-deleted frame sets `videos/<id>/.deleted-*`). Temp work happens under DATA_DIR even with a bucket, so this sweep
  * covers it; objects a first download may have put before its row was saved are removed too.
  */
 export async function recoverAfterRestart(ctx: JobHandlerContext): Promise<void> {
@@ -50,7 +50,8 @@ export async function recoverAfterRestart(ctx: JobHandlerContext): Promise<void>
       removeQuietly(full);
       continue;
     }
-    for (const sub of fs.readdirSync(full)) if (sub.startsWith('.frames')) removeQuietly(path.join(full, sub));
+    // `.frames*`: extraction work and staged sets; `.deleted-*`: a frame set whose removal was cut short
+    for (const sub of fs.readdirSync(full)) if (sub.startsWith('.frames') || sub.startsWith('.deleted-')) removeQuietly(path.join(full, sub));
   }
   if (interrupted.length) ctx.logger.warn({ videos: interrupted }, 'removed downloads interrupted by a restart');
 }

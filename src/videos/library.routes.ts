@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import { assertChildAccess } from '../accounts/access.js';
 import { childIdSchema } from '../http/ids.js';
 import type { Auth } from '../http/session.js';
+import { questionExportLocations } from '../questions/export.js';
 import { adminItem, kidsItem, libraryItem, listItem, loadQuestionCounts } from './library.service.js';
 import { mediaStore } from '../storage/index.js';
 import { listVideos } from './videos.repository.js';
@@ -29,7 +30,11 @@ export function registerLibraryRoutes(ctx: AppContext): void {
     },
     async ({ query }) => {
       const counts = await loadQuestionCounts(db);
-      const videos = (await listVideos(db, { withFramesOnly: !query.include_without_frames })).map((v) => adminItem(v, counts, config.dataDir, mediaStore(config)));
+      const rows = await listVideos(db, { withFramesOnly: !query.include_without_frames });
+      const store = mediaStore(config);
+      // only a video with questions can have an export: the others need no lookup in the store
+      const exports = await questionExportLocations(store, rows.filter((v) => counts.has(v.id)).map((v) => v.id));
+      const videos = rows.map((v) => adminItem(v, counts, store, exports));
       return { success: true, count: videos.length, videos, message: videos.length === 0 ? 'No videos yet.' : `${videos.length} video(s).` };
     },
   );

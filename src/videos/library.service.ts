@@ -1,9 +1,8 @@
 import type { Database } from '../db/database.js';
 import type { MediaStore } from '../storage/media-store.js';
-import { LocalMediaStore } from '../storage/local.store.js';
 import { framesPrefix } from '../storage/keys.js';
 import { formatDuration } from '../pipeline/subtitles.js';
-import { questionCountsByVideo, questionFilePath } from '../questions/counts.js';
+import { questionCountsByVideo } from '../questions/counts.js';
 import type { z } from 'zod';
 import type { adminVideoItem, kidsVideoItem, libraryVideo, videoListItem } from './videos.schema.js';
 import { mediaUrls } from './media-urls.js';
@@ -20,8 +19,12 @@ export const loadQuestionCounts = async (db: Database): Promise<QuestionCounts> 
 
 const countsOf = (counts: QuestionCounts, id: string) => counts.get(id) ?? { generated: 0, final: 0 };
 
-/** `frames_dir` says where the frames are: a folder under DATA_DIR, or s3://bucket/…/frames/ with S3_BUCKET. */
-export function adminItem(v: Video, counts: QuestionCounts, dataDir: string, store: MediaStore = new LocalMediaStore(dataDir)): z.infer<typeof adminVideoItem> {
+/**
+ * `frames_dir` says where the frames are: a folder under DATA_DIR, or s3://bucket/…/ with
+ * S3_BUCKET; `question_file` where the questions export is (`exports`, from
+ * questionExportLocations), or '' when there is none.
+ */
+export function adminItem(v: Video, counts: QuestionCounts, store: MediaStore, exports: ReadonlyMap<string, string>): z.infer<typeof adminVideoItem> {
   const c = countsOf(counts, v.id);
   return {
     video_id: v.id,
@@ -31,8 +34,8 @@ export function adminItem(v: Video, counts: QuestionCounts, dataDir: string, sto
     has_frames: v.frameCount > 0,
     frame_count: v.frameCount,
     has_questions: c.generated + c.final > 0,
-    frames_dir: v.frameCount > 0 ? store.location(framesPrefix(v.id)) : '',
-    question_file: questionFilePath(dataDir, v.id) ?? '',
+    frames_dir: v.frameCount > 0 ? store.location(framesPrefix(v.id, v.framesSet)) : '',
+    question_file: exports.get(v.id) ?? '',
   };
 }
 

@@ -52,17 +52,41 @@ export function registerMediaRoutes(ctx: AppContext): void {
     const video = await authorize(req);
     const name = String(req.params.file ?? '');
     if (!FRAME_FILE_RE.test(name) && name !== FRAMES_JSON && name !== FRAMES_CSV) throw badRequest('This is not a frame file name.', undefined, 'invalid_frame_file');
-    await send(req, res, next, store, frameKey(video.id, name), 'frame');
+    // The set the row names: one whole extraction, even while a new one is being written. If an
+    // extraction switched the row (and deleted this set) between our read of the row and of the
+    // file, the row is read once more and the file served from the set it names now.
+    const current = async (): Promise<string | null> => {
+      const now = await getVideo(db, video.id);
+      return now && now.framesSet !== video.framesSet ? frameKey(video.id, name, now.framesSet) : null;
+    };
+    await send(req, res, next, store, frameKey(video.id, name, video.framesSet), 'frame', FRAMES_CACHE_CONTROL, current);
   });
 }
 
-// media of a video only changes when it is downloaded or extracted again
+// media of a video only change when it is downloaded or extracted again
 const CACHE_CONTROL = 'private, max-age=300';
+// frames and manifests are revalidated on every use (ETag: a cheap 304), so a browser never pairs
+// a cached manifest of one extraction with frames of another after a re-extraction
+const FRAMES_CACHE_CONTROL = 'private, no-cache';
 
-async function send(req: Request, res: Response, next: NextFunction, store: MediaStore, key: string, what: string): Promise<void> {
+async function send(
+  req: Request,
+  res: Response,
+  next: NextFunction,
+  store: MediaStore,
+  key: string,
+  what: string,
+  cacheControl = CACHE_CONTROL,
+  /** on a missing file: another key to try once (or null) */
+  retry?: () => Promise<string | null>,
+): Promise<void> {
+  const missing = () => notFound(`The ${what} file is missing.`, `${what}_not_found`);
   const file = store.localPath(key);
   if (!file) {
-    if (!(await streamFromStore(req, res, store, key, CACHE_CONTROL))) throw notFound(`The ${what} file is missing.`, `${what}_not_found`);
+    if (await streamFromStore(req, res, store, key, cacheControl)) return;
+    const other = await retry?.();
+    if (!other) throw missing();
+    await send(req, res, next, store, other, what, cacheControl);
     return;
   }
   res.sendFile(
@@ -70,11 +94,15 @@ async function send(req: Request, res: Response, next: NextFunction, store: Medi
     {
       root: path.dirname(file),
       dotfiles: 'deny',
-      headers: { 'Cache-Control': CACHE_CONTROL },
+      headers: { 'Cache-Control': cacheControl },
     },
     (err?: Error & { status?: number; code?: string }) => {
       if (!err || res.headersSent) return;
-      next(err.status === 404 || err.code === 'ENOENT' ? notFound(`The ${what} file is missing.`, `${what}_not_found`) : err);
+      if (err.status !== 404 && err.code !== 'ENOENT') return next(err);
+      if (!retry) return next(missing());
+      retry()
+        .then((other) => (other ? send(req, res, next, store, other, what, cacheControl) : next(missing())))
+        .catch(next);
     },
   );
 }

@@ -12,6 +12,8 @@ export interface Video {
   subtitleFile: string | null;
   infoFile: string | null;
   frameCount: number;
+  /** the folder of the current frames under `videos/<id>/` (framesPrefix), null = `frames` */
+  framesSet: string | null;
   state: 'downloading' | 'downloaded' | 'failed';
   isSample: boolean;
   createdAt: string;
@@ -27,12 +29,13 @@ interface VideoRow {
   subtitle_file: string | null;
   info_file: string | null;
   frame_count: number;
+  frames_set: string | null;
   state: Video['state'];
   is_sample: number;
   created_at: string;
 }
 
-const COLUMNS = 'v.id, v.title, v.duration_seconds, v.source_url, v.video_file, v.thumbnail_file, v.subtitle_file, v.info_file, v.frame_count, v.state, v.is_sample, v.created_at';
+const COLUMNS = 'v.id, v.title, v.duration_seconds, v.source_url, v.video_file, v.thumbnail_file, v.subtitle_file, v.info_file, v.frame_count, v.frames_set, v.state, v.is_sample, v.created_at';
 const ORDER = 'ORDER BY v.is_sample ASC, v.created_at DESC, v.id ASC';
 
 export async function getVideo(db: Database, id: string): Promise<Video | undefined> {
@@ -132,8 +135,12 @@ export async function removeInterruptedDownloads(db: Database): Promise<string[]
   });
 }
 
-export async function setFrameCount(db: Database, id: string, count: number): Promise<void> {
-  await db.run('UPDATE videos SET frame_count = ?, updated_at = ? WHERE id = ?', [count, new Date().toISOString(), id]);
+/**
+ * Points the video at a new set of frames: the count and the set's folder in one write, so a
+ * reader gets the old set or the new one, never a mix (frames.service.ts).
+ */
+export async function setFrames(db: Database, id: string, count: number, framesSet: string): Promise<void> {
+  await db.run('UPDATE videos SET frame_count = ?, frames_set = ?, updated_at = ? WHERE id = ?', [count, framesSet, new Date().toISOString(), id]);
 }
 
 // --- deleting ----------------------------------------------------------------------------------
@@ -202,6 +209,7 @@ function toVideo(r: VideoRow): Video {
     subtitleFile: r.subtitle_file,
     infoFile: r.info_file,
     frameCount: r.frame_count,
+    framesSet: r.frames_set,
     state: r.state,
     isSample: r.is_sample === 1,
     createdAt: r.created_at,

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
  * The service as real separate processes (a web instance or a job worker), each with its own
@@ -22,7 +22,10 @@ export interface InstanceProcess {
 }
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+// tsx's loader in this very process, not its cli: the cli runs the service in a child process, so
+// a SIGKILL of the cli (a test's "instance dies") left the real server running and answering
+const TSX_DIST = path.join(ROOT, 'node_modules', 'tsx', 'dist');
+const TSX_FLAGS = ['--require', path.join(TSX_DIST, 'preflight.cjs'), '--import', pathToFileURL(path.join(TSX_DIST, 'loader.mjs')).href];
 
 /**
  * Starts `src/server.ts` (waits for its `listening` log line and reads the port) or
@@ -45,7 +48,7 @@ export async function startInstance(kind: 'server' | 'worker', env: Record<strin
     ...env,
   });
   const entry = path.join(ROOT, 'src', kind === 'server' ? 'server.ts' : 'worker.ts');
-  const proc = spawn(process.execPath, [TSX, entry], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...TSX_FLAGS, entry], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const exited = new Promise<number | string | null>((resolve) => proc.once('exit', (code, signal) => resolve(code ?? signal)));
   const ready = new Promise<string>((resolve, reject) => {

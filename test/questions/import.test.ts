@@ -5,7 +5,9 @@ import path from 'node:path';
 import { Db, migrate } from '../../src/db/database.js';
 import { importReviewedQuestions } from '../../src/questions/import.js';
 import { finalQuestions } from '../../src/questions/final.service.js';
-import { questionCountsByVideo, questionFilePath } from '../../src/questions/counts.js';
+import { questionCountsByVideo } from '../../src/questions/counts.js';
+import { questionExportLocations, readQuestionExport } from '../../src/questions/export.js';
+import { LocalMediaStore } from '../../src/storage/index.js';
 
 async function freshDb(): Promise<Db> {
   const db = new Db(':memory:');
@@ -65,12 +67,15 @@ describe('importReviewedQuestions', () => {
     expect((await finalQuestions(db, 'vid_sample01', 'alligator'))[0]!.question).toBe('What does the rabbit dig?');
 
     expect((await questionCountsByVideo(db)).get('vid_sample01')).toEqual({ generated: 0, final: 1 });
-    const file = questionFilePath(dataDir, 'vid_sample01');
-    expect(file).toBe(path.join(dataDir, 'videos', 'vid_sample01', 'questions.json'));
-    const exported = JSON.parse(fs.readFileSync(file!, 'utf8'));
+    const store = new LocalMediaStore(dataDir);
+    const file = path.join(dataDir, 'videos', 'vid_sample01', 'questions.json');
+    expect(first.file_path).toBe(file);
+    expect(await questionExportLocations(store, ['vid_sample01', 'other_video', '../etc'])).toEqual(new Map([['vid_sample01', file]]));
+    const exported = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(exported.final.bunny[0].question).toBe('Hop hop! What is my friend digging?');
-    expect(questionFilePath(dataDir, 'other_video')).toBeNull();
-    expect(questionFilePath(dataDir, '../etc')).toBeNull();
+    expect(JSON.parse((await readQuestionExport(store, 'vid_sample01'))!.toString())).toEqual(exported);
+    expect(await readQuestionExport(store, 'other_video')).toBeNull();
+    expect(await readQuestionExport(store, '../etc')).toBeNull();
   });
 
   it('refuses invalid payloads with a readable 400 and leaves earlier data alone', async () => {

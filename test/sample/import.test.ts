@@ -199,6 +199,22 @@ describe('sample import on start', () => {
     expect(await again.db.first('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 1 });
   });
 
+  it('does not bring back the bundled frames once the sample was extracted again into a frame set', async () => {
+    const t = await start();
+    // as a re-extraction leaves it: the row names a set, the bundled frames/ folder is gone
+    fs.renameSync(path.join(videoDir(t), manifest.files.frames_dir), path.join(videoDir(t), 'frames-abc123'));
+    await t.db.run("UPDATE videos SET frames_set = 'frames-abc123' WHERE id = ?", [ID]);
+    fs.rmSync(path.join(videoDir(t), manifest.files.thumbnail));
+
+    const again = await restart(t);
+    // the missing thumbnail is restored; frames/ is not (it is no longer this video's frames)
+    expect(fs.existsSync(path.join(videoDir(again), manifest.files.thumbnail))).toBe(true);
+    expect(fs.existsSync(path.join(videoDir(again), manifest.files.frames_dir))).toBe(false);
+    expect(await again.db.first('SELECT frames_set FROM videos WHERE id = ?', [ID])).toEqual({ frames_set: 'frames-abc123' });
+    // and nothing is missing any more: a further start copies nothing
+    expect((await importSample(again.db, again.dataDir)).copied).toBe(false);
+  });
+
   it('imports nothing when SAMPLE_IMPORT is off', async () => {
     const t = await start({ SAMPLE_IMPORT: 'false' });
     expect(await t.db.first('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 0 });

@@ -7,6 +7,7 @@ import { makeClip } from '../fixtures/media.js';
 import { createTestDatabase } from '../helpers/pg-cluster.js';
 import { startInstance, type InstanceProcess } from '../helpers/instance-process.js';
 import { startS3rver, type TestBucket } from '../storage/s3rver.js';
+import { filesUnder, isMediaFile, Tablet, waitForJob } from './tablet.js';
 
 /**
  * Issue #18's shape of a district: two web instances (JOB_CONCURRENCY=0, they only enqueue) and
@@ -23,43 +24,6 @@ let root: string;
 let a: InstanceProcess;
 let b: InstanceProcess;
 let worker: InstanceProcess;
-
-/** A tiny client with one cookie jar, sending each request to the instance it is given. */
-class Tablet {
-  cookie = '';
-  async call(inst: InstanceProcess, method: string, url: string, opts: { json?: unknown; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
-    const headers: Record<string, string> = { ...(opts.headers ?? {}), origin: inst.url };
-    if (this.cookie) headers.cookie = this.cookie;
-    let body: string | undefined;
-    if (opts.json !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(opts.json);
-    } else if (opts.form) {
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(opts.form).toString();
-    }
-    const res = await fetch(inst.url + url, { method, headers, body, redirect: 'manual' });
-    const set = res.headers.get('set-cookie');
-    if (set) this.cookie = set.split(';')[0]!;
-    const type = res.headers.get('content-type') ?? '';
-    const data = type.includes('json') ? await res.json() : Buffer.from(await res.arrayBuffer());
-    return { status: res.status, headers: res.headers, body: data as Record<string, unknown> & Buffer };
-  }
-}
-
-/** Every file in an instance's DATA_DIR, relative. */
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const full = path.join(d, e.name);
-      if (e.isDirectory()) walk(full);
-      else out.push(path.relative(dir, full));
-    }
-  };
-  if (fs.existsSync(dir)) walk(dir);
-  return out;
-}
 
 describe.skipIf(!pgUrl)('two web instances and a worker on one PostgreSQL database and one bucket', () => {
   beforeAll(async () => {
@@ -107,14 +71,7 @@ describe.skipIf(!pgUrl)('two web instances and a worker on one PostgreSQL databa
     const queued = await admin.call(a, 'POST', '/api/download', { form: { url: `${fx.url}/clip.mp4` }, headers: { prefer: 'respond-async' } });
     expect(queued.status, JSON.stringify(queued.body)).toBe(202);
     const jobId = String(queued.body.job_id);
-    let job: Record<string, unknown> = {};
-    for (let i = 0; i < 600; i++) {
-      const res = await admin.call(i % 2 ? a : b, 'GET', `/api/admin/jobs/${jobId}`);
-      expect(res.status).toBe(200);
-      job = (res.body.job ?? res.body) as Record<string, unknown>;
-      if (['succeeded', 'failed', 'cancelled'].includes(String(job.state))) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const job = await waitForJob(admin, [b, a], jobId);
     expect(job.state, JSON.stringify(job)).toBe('succeeded');
     const source = fs.readFileSync(path.join(root, 'clip.mp4'));
     for (const inst of [a, b]) {
@@ -125,7 +82,7 @@ describe.skipIf(!pgUrl)('two web instances and a worker on one PostgreSQL databa
     }
     // nothing of a video stays in any instance's DATA_DIR (the worker processed it in a temp folder)
     for (const inst of [a, b, worker]) {
-      expect(filesUnder(inst.dataDir).filter((f) => /\.(mp4|webm|mkv|jpg|png|vtt|srt|json)$/.test(f) || f.startsWith('videos/'))).toEqual([]);
+      expect(filesUnder(inst.dataDir).filter(isMediaFile)).toEqual([]);
     }
   });
 
@@ -147,7 +104,9 @@ describe.skipIf(!pgUrl)('two web instances and a worker on one PostgreSQL databa
       if (i === 20) a.proc.kill('SIGKILL');
     }
     await Promise.all(writes);
-    await a.stop();
+    // A is really gone (its own process, not a wrapper around it) and answers nothing any more
+    expect(await a.stop()).toBe('SIGKILL');
+    await expect(fetch(`${a.url}/api/health`)).rejects.toThrow();
     // B keeps answering, reads see every acknowledged write, and B still takes new writes
     const list = await admin.call(b, 'GET', '/api/admin/experts');
     expect(list.status).toBe(200);

@@ -68,14 +68,15 @@ describe('media in an S3 bucket', () => {
   it('imports the bundled sample into the bucket, not into DATA_DIR', async () => {
     const manifest = readSampleManifest();
     const keys = await bucket.list(`videos/${manifest.video_id}/`);
+    // the media of the manifest, and the questions export (a copy of the database) beside them
     expect(keys).toEqual(
-      Object.keys(manifest.checksums)
+      [...Object.keys(manifest.checksums), 'questions.json']
         .map((rel) => `videos/${manifest.video_id}/${rel}`)
         .sort(),
     );
     expect((await bucket.stat(`videos/${manifest.video_id}/${manifest.files.video}`))!.size).toBe(manifest.checksums[manifest.files.video]!.bytes);
     expect(await t.db.first('SELECT frame_count FROM videos WHERE id = ?', [manifest.video_id])).toEqual({ frame_count: manifest.frame_count });
-    expect(dataDirFiles().filter((f) => !f.endsWith('questions.json'))).toEqual([]);
+    expect(dataDirFiles()).toEqual([]);
   });
 
   it('downloads with the real yt-dlp into a temp folder, uploads, and keeps no media in DATA_DIR', async () => {
@@ -100,7 +101,7 @@ describe('media in an S3 bucket', () => {
     expect(await bucket.download(`videos/${videoId}/video.mp4`, copy)).toBe(true);
     expect(probe(copy)).toMatchObject({ videoCodec: 'h264', audioCodec: 'aac' });
     expect((await bucket.getBuffer(subtitle))!.toString()).toContain('The bunny hops');
-    expect(dataDirFiles().filter((f) => !f.endsWith('questions.json'))).toEqual([]);
+    expect(dataDirFiles()).toEqual([]);
   });
 
   it('leaves neither objects nor temp files behind when a download fails', async () => {
@@ -111,18 +112,21 @@ describe('media in an S3 bucket', () => {
     expect(res.body.success).toBe(false);
     expect(await bucket.list('videos/missing/')).toEqual([]);
     expect(await t.db.first('SELECT id FROM videos WHERE id = ?', ['missing'])).toBeUndefined();
-    expect(dataDirFiles().filter((f) => !f.endsWith('questions.json'))).toEqual([]);
+    expect(dataDirFiles()).toEqual([]);
   });
 
   it('extracts frames from the bucket copy (subtitles read from the bucket) and uploads them', async () => {
     const res = await admin.post(`/api/frames/${videoId}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ success: true, video_id: videoId, count: 4, output_dir: `s3://${s3.bucket}/videos/${videoId}/frames/` });
-    const frames = await bucket.list(`videos/${videoId}/frames/`);
+    // a new frame set, named by the videos row (storage/keys.ts)
+    const { frames_set: set } = (await t.db.first<{ frames_set: string }>('SELECT frames_set FROM videos WHERE id = ?', [videoId]))!;
+    expect(set).toMatch(/^frames-[a-z0-9]+$/);
+    expect(res.body).toMatchObject({ success: true, video_id: videoId, count: 4, output_dir: `s3://${s3.bucket}/videos/${videoId}/${set}/` });
+    const frames = await bucket.list(`videos/${videoId}/${set}/`);
     const names = ['frame_00000.jpg', 'frame_00001.jpg', 'frame_00002.jpg', 'frame_00003.jpg', 'frames.csv', 'frames.json'];
-    expect(frames).toEqual(names.map((n) => `videos/${videoId}/frames/${n}`));
+    expect(frames).toEqual(names.map((n) => `videos/${videoId}/${set}/${n}`));
     expect(res.body.files).toEqual(frames.slice(0, 4).map((k) => `s3://${s3.bucket}/${k}`));
-    const manifest = JSON.parse((await bucket.getBuffer(`videos/${videoId}/frames/frames.json`))!.toString());
+    const manifest = JSON.parse((await bucket.getBuffer(`videos/${videoId}/${set}/frames.json`))!.toString());
     expect(manifest.frames.map((f: { subtitle: string }) => f.subtitle)).toEqual([
       'The bunny hops',
       'The bunny hops',
@@ -133,9 +137,9 @@ describe('media in an S3 bucket', () => {
     const listed = await admin.get('/api/admin/videos');
     expect(listed.body.videos.find((v: { video_id: string }) => v.video_id === videoId)).toMatchObject({
       has_frames: true,
-      frames_dir: `s3://${s3.bucket}/videos/${videoId}/frames/`,
+      frames_dir: `s3://${s3.bucket}/videos/${videoId}/${set}/`,
     });
-    expect(dataDirFiles().filter((f) => !f.endsWith('questions.json'))).toEqual([]);
+    expect(dataDirFiles()).toEqual([]);
   });
 
   it('gives generation its frames and subtitles from the bucket', async () => {
@@ -180,12 +184,42 @@ describe('media in an S3 bucket', () => {
     const frame = await child.get(`/media/videos/${videoId}/frames/frame_00002.jpg`).buffer(true);
     expect(frame.status).toBe(200);
     expect(frame.headers['content-type']).toBe('image/jpeg');
-    expect(Buffer.compare(frame.body as Buffer, (await bucket.getBuffer(`videos/${videoId}/frames/frame_00002.jpg`))!)).toBe(0);
+    // the URL stays /frames/; the object is in the set the videos row names
+    const { frames_set: set } = (await t.db.first<{ frames_set: string }>('SELECT frames_set FROM videos WHERE id = ?', [videoId]))!;
+    expect(Buffer.compare(frame.body as Buffer, (await bucket.getBuffer(`videos/${videoId}/${set}/frame_00002.jpg`))!)).toBe(0);
     const subs = await child.get(`/media/videos/${videoId}/subtitles`);
     expect(subs.status).toBe(200);
     expect(subs.text).toContain('The pig eats an apple');
     expect((await child.get(`/media/videos/${videoId}/thumbnail`)).headers['content-type']).toBe('image/jpeg');
     expect((await child.get(`/media/videos/${videoId}/frames/frame_00099.jpg`)).body).toMatchObject({ success: false, error: 'frame_not_found' });
+  });
+
+  it('serves the new frame set when an extraction switches sets between the read of the row and of the object', async () => {
+    const store = mediaStore(t.config);
+    const { frames_set: old } = (await t.db.first<{ frames_set: string }>('SELECT frames_set FROM videos WHERE id = ?', [videoId]))!;
+    const fresh = 'frames-zzswitch2';
+    const original = store.stat.bind(store);
+    let switched = false;
+    // when the route asks the bucket for the old set's object, an extraction has just finished:
+    // its set is in the bucket, the row names it, the old set is deleted
+    store.stat = async (key: string) => {
+      if (!switched && key.includes(`/${old}/`)) {
+        switched = true;
+        for (const k of await bucket.list(`videos/${videoId}/${old}/`)) await bucket.putBuffer(k.replace(`/${old}/`, `/${fresh}/`), (await bucket.getBuffer(k))!);
+        await bucket.deletePrefix(`videos/${videoId}/${old}/`);
+        await t.db.run('UPDATE videos SET frames_set = ? WHERE id = ?', [fresh, videoId]);
+      }
+      return original(key);
+    };
+    try {
+      const frame = await admin.get(`/media/videos/${videoId}/frames/frame_00001.jpg`).buffer(true);
+      expect(switched).toBe(true);
+      expect(frame.status).toBe(200);
+      expect(frame.headers['cache-control']).toBe('private, no-cache');
+      expect(Buffer.compare(frame.body as Buffer, (await bucket.getBuffer(`videos/${videoId}/${fresh}/frame_00001.jpg`))!)).toBe(0);
+    } finally {
+      store.stat = original;
+    }
   });
 
   it('keeps access control exactly as with local files', async () => {

@@ -168,10 +168,11 @@ describe('downloaded → frames → lists → expert claim → child', () => {
 
     const frames = await admin.post(`/api/frames/${id}`);
     expect(frames.status, JSON.stringify(frames.body)).toBe(200);
-    const framesDir = path.join(t.dataDir, 'videos', id, 'frames');
+    const set = (await t.db.first<{ frames_set: string }>('SELECT frames_set FROM videos WHERE id = ?', [id]))!.frames_set;
+    const framesDir = path.join(t.dataDir, 'videos', id, set);
     expect(frames.body).toMatchObject({ success: true, video_id: id, output_dir: framesDir, count: 4 });
     expect(frames.body.files[0]).toBe(path.join(framesDir, 'frame_00000.jpg'));
-    const manifest = (await readFrameManifest(mediaStore(t.config), id))!;
+    const manifest = (await readFrameManifest(mediaStore(t.config), id, set))!;
     expect(manifest.frames.map((f) => f.subtitle)).toEqual(['The bunny hops', 'The bunny hops', 'The pig eats an apple', 'The pig eats an apple']);
 
     const list = await admin.get('/api/admin/videos');

@@ -33,20 +33,27 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const framesDir = () => path.join(t.dataDir, 'videos', 'clock', 'frames');
+/** The folder of the frame set the videos row names (each extraction writes a new one). */
+const framesSet = async () => (await t.db.first<{ frames_set: string | null }>('SELECT frames_set FROM videos WHERE id = ?', ['clock']))!.frames_set;
+const setDir = (set: string | null) => path.join(t.dataDir, 'videos', 'clock', set ?? 'frames');
+/** The frame-set folders present on disk for the video. */
+const setsOnDisk = () => fs.readdirSync(path.join(t.dataDir, 'videos', 'clock')).filter((n) => /^frames/.test(n));
 const frameCount = async () => (await t.db.first<{ frame_count: number }>('SELECT frame_count FROM videos WHERE id = ?', ['clock']))!.frame_count;
 
 describe('POST /api/frames/{video_id}', () => {
   it('extracts 60 frames from 60 s, frame k at t = k, with manifests carrying the subtitles', async () => {
     const res = await admin.post('/api/frames/clock');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const set = await framesSet();
+    expect(set).toMatch(/^frames-[a-z0-9]+$/);
+    const framesDir = () => setDir(set);
     expect(res.body).toMatchObject({ success: true, video_id: 'clock', output_dir: framesDir(), count: 60 });
     expect(res.body.files).toHaveLength(60);
     expect(res.body.files[59]).toBe(path.join(framesDir(), 'frame_00059.jpg'));
     expect(await frameCount()).toBe(60);
 
     const json = JSON.parse(fs.readFileSync(path.join(framesDir(), 'frames.json'), 'utf8'));
-    expect(frameManifestSchema.parse(json)).toEqual(await readFrameManifest(mediaStore(t.config), 'clock'));
+    expect(frameManifestSchema.parse(json)).toEqual(await readFrameManifest(mediaStore(t.config), 'clock', set));
     expect(json.count).toBe(60);
     expect(json.frames[0]).toEqual({ frame: 0, timestamp: 0, time: '00:00:00', file: 'frame_00000.jpg', subtitle: 'The bunny wakes up' });
     expect(json.frames[3].subtitle).toBe('');
@@ -59,17 +66,24 @@ describe('POST /api/frames/{video_id}', () => {
     frameHalfMeans(framesDir(), 64, 48).forEach((m, k) => expect(Math.abs(m.left - (20 + 3 * k))).toBeLessThan(1.5));
   });
 
-  it('re-extraction replaces the whole set (no frames of the old set remain) and leaves no temp dir', async () => {
+  it('re-extraction writes a new set, switches the row to it and deletes the old set; no temp dir is left', async () => {
+    const old = await framesSet();
     fs.copyFileSync(clock10, path.join(t.dataDir, 'videos', 'clock', 'video.mp4'));
     const res = await admin.post('/api/frames/clock');
     expect(res.body.count).toBe(10);
-    const names = fs.readdirSync(framesDir()).sort();
+    const set = await framesSet();
+    expect(set).not.toBe(old);
+    expect(res.body.output_dir).toBe(setDir(set));
+    expect(setsOnDisk()).toEqual([set]);
+    const names = fs.readdirSync(setDir(set)).sort();
     expect(names).toEqual([...Array.from({ length: 10 }, (_, k) => `frame_${String(k).padStart(5, '0')}.jpg`), 'frames.csv', 'frames.json'].sort());
     expect(fs.readdirSync(path.join(t.dataDir, 'videos', 'clock')).filter((n) => n.startsWith('.'))).toEqual([]);
     expect(await frameCount()).toBe(10);
   });
 
   it('keeps the previous frames when ffmpeg fails', async () => {
+    const set = await framesSet();
+    const framesDir = () => setDir(set);
     const before = fs.readFileSync(path.join(framesDir(), 'frames.json'), 'utf8');
     fs.writeFileSync(path.join(t.dataDir, 'videos', 'clock', 'video.mp4'), 'this is not a video');
     const res = await admin.post('/api/frames/clock');
@@ -78,6 +92,8 @@ describe('POST /api/frames/{video_id}', () => {
     expect(fs.readFileSync(path.join(framesDir(), 'frames.json'), 'utf8')).toBe(before);
     expect(fs.readdirSync(framesDir())).toHaveLength(12);
     expect(await frameCount()).toBe(10);
+    expect(await framesSet()).toBe(set);
+    expect(setsOnDisk()).toEqual([set]);
     fs.copyFileSync(clock10, path.join(t.dataDir, 'videos', 'clock', 'video.mp4'));
   });
 
@@ -117,6 +133,36 @@ describe('GET /media/videos/{video_id}/frames/{file}', () => {
     expect((await admin.get('/media/videos/clock/frames/frame_00099.jpg')).status).toBe(404);
     for (const bad of ['frame_1.jpg', 'video.mp4', '..%2Fvideo.mp4', '.frames.json', 'frame_00001.png']) {
       expect((await admin.get(`/media/videos/clock/frames/${bad}`)).status, bad).toBe(400);
+    }
+  });
+
+  it('serves the new set when an extraction switches sets between the read of the row and of the file', async () => {
+    const store = mediaStore(t.config);
+    const old = await framesSet();
+    const fresh = 'frames-zzswitch1';
+    const original = store.localPath.bind(store);
+    let switched = false;
+    // at the moment the route turns the row's set into a file, an extraction finishes: its set is
+    // in place, the row names it, the old set is gone
+    store.localPath = (key: string) => {
+      if (!switched && key.includes(`/${old}/`)) {
+        switched = true;
+        fs.renameSync(setDir(old), setDir(fresh));
+        void t.db.run('UPDATE videos SET frames_set = ? WHERE id = ?', [fresh, 'clock']);
+      }
+      return original(key);
+    };
+    try {
+      const jpg = await admin.get('/media/videos/clock/frames/frame_00003.jpg');
+      expect(switched).toBe(true);
+      expect(jpg.status).toBe(200);
+      expect(Buffer.compare(jpg.body as Buffer, fs.readFileSync(path.join(setDir(fresh), 'frame_00003.jpg')))).toBe(0);
+      // revalidated on every use, so a browser never pairs a cached manifest with another set's frames
+      expect(jpg.headers['cache-control']).toBe('private, no-cache');
+      expect((await admin.get('/media/videos/clock/frames/frames.json')).headers['cache-control']).toBe('private, no-cache');
+      expect((await admin.get('/media/videos/clock/video')).headers['cache-control']).toBe('private, max-age=300');
+    } finally {
+      store.localPath = original;
     }
   });
 

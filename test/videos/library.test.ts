@@ -63,6 +63,8 @@ describe('GET /api/admin/videos', () => {
     expect(res.body).toMatchObject({ success: true, count: 1 });
     const [item] = res.body.videos;
     expect(Object.keys(item).sort()).toEqual(ADMIN_KEYS);
+    // the folder of the frame set the row names (each extraction writes a new set)
+    const { frames_set: set } = (await t.db.first<{ frames_set: string }>('SELECT frames_set FROM videos WHERE id = ?', ['assigned']))!;
     expect(item).toEqual({
       video_id: 'assigned',
       title: 'Assigned video',
@@ -71,7 +73,7 @@ describe('GET /api/admin/videos', () => {
       has_frames: true,
       frame_count: 3,
       has_questions: false,
-      frames_dir: path.join(t.dataDir, 'videos', 'assigned', 'frames'),
+      frames_dir: path.join(t.dataDir, 'videos', 'assigned', set),
       question_file: '',
     });
     const all = await admin.get('/api/admin/videos?include_without_frames=true');
