@@ -168,7 +168,8 @@ async function main(): Promise<void> {
     }
   } catch (err) {
     failed = true;
-    console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    // after Ctrl-C the instances go away under a running load: that error is no news
+    if (!cleanup.started) console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
   } finally {
     const failures = await cleanup.run();
     for (const f of failures) console.error(`cleanup: ${f}`);

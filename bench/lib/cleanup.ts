@@ -8,6 +8,11 @@ export class Cleanup {
   private running: Promise<string[]> | undefined;
   private handlers: [NodeJS.Signals, () => void][] = [];
 
+  /** true once cleaning up began: work still under way is being torn down, its errors are expected */
+  get started(): boolean {
+    return this.running !== undefined;
+  }
+
   add(name: string, fn: () => unknown): void {
     this.steps.push({ name, fn });
   }
