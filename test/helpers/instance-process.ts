@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
  * The service as real separate processes (a web instance or a job worker), each with its own
@@ -24,7 +24,12 @@ export interface InstanceProcess {
 }
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+/**
+ * tsx's loader in the service's own process (`node --import tsx`), not tsx's CLI: the CLI runs
+ * the script in a child process, so a SIGKILL of `proc` killed only the wrapper and left the
+ * service running as an orphan. Now `proc` is the service, and a kill is a real kill.
+ */
+const TSX_LOADER = pathToFileURL(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
 /**
  * Starts `src/server.ts` (waits for its `listening` log line and reads the port; with a fixed
@@ -52,7 +57,7 @@ export async function startInstance(
     ...env,
   });
   const entry = opts.built ? path.join(ROOT, 'dist', `${kind}.js`) : path.join(ROOT, 'src', `${kind}.ts`);
-  const proc = spawn(process.execPath, opts.built ? [entry] : [TSX, entry], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, opts.built ? [entry] : ['--import', TSX_LOADER, entry], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let settled = false;
   const exited = new Promise<number | string | null>((resolve) => proc.once('exit', (code, signal) => resolve(code ?? signal)));
