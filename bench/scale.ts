@@ -29,6 +29,7 @@ import { createTestDatabase, freePort, startPgCluster } from '../test/helpers/pg
 import { startInstance, type InstanceProcess } from '../test/helpers/instance-process.js';
 import { Cleanup } from './lib/cleanup.js';
 import { hasWrk, runNodeLoad, runningLoads, runWrk, type LoadResult, type LoadTarget } from './lib/load.js';
+import { activityPerRequest, formatActivity, pgActivity, settleMs } from './lib/pg-stats.js';
 import { processCpuUs, processTreeCpuUs } from './lib/proc-cpu.js';
 import { attemptBodies, checkAnswerBodies, combineRounds, formatTable, rowsVerdict, type CellResult, type Round } from './lib/scale-report.js';
 
@@ -37,6 +38,7 @@ const SECONDS = Number(arg('seconds') ?? 3);
 const CONCURRENCY = Number(arg('concurrency') ?? 50);
 const GENERATOR = arg('generator') ?? (hasWrk() ? 'wrk' : 'node');
 const ROUNDS = 3;
+const STATS_REQUESTS = 200;
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ADMIN_PASSWORD = 'bench-scale-admin-password';
 const VIDEO = 'sample-red-ball';
@@ -153,6 +155,10 @@ async function main(): Promise<void> {
       ...combineRounds(rounds[i]!),
     }));
     console.log(formatTable(results));
+    console.log(`\nPostgreSQL's work per request (${STATS_REQUESTS} requests one after another to one instance; pg_stat_database, pg_stat_user_tables):`);
+    await new Promise((r) => setTimeout(r, settleMs)); // the load's counts published first
+    for (const route of ['check_answer', 'save-quiz-score'] as const)
+      console.log(`  ${route.padEnd(16)} ${await statementsPerRequest(pgEngine, pgClient, route)}`);
     const loadEnd = os.loadavg();
     console.log(`\nload average at end ${loadEnd.map((l) => l.toFixed(1)).join(' ')}`);
 
@@ -201,6 +207,27 @@ async function runCell(cell: Cell, seconds: number): Promise<Round> {
   const db1 = engine.dbCpuUs();
   const rows = saving ? (await engine.countAttempts()) - rows0 : undefined;
   return { loads, webUs, dbUs: db0 !== undefined && db1 !== undefined ? db1 - db0 : undefined, rows };
+}
+
+/**
+ * PostgreSQL's transactions, rows and scans per request of `route`, sent one at a time (no
+ * timing). Starts from published counts and waits until its own are published, so calls chain.
+ */
+async function statementsPerRequest(engine: Engine, client: pg.Client, route: Cell['route']): Promise<string> {
+  const url = route === 'check_answer' ? '/api/check_answer' : '/api/save-quiz-score';
+  const bodies = route === 'check_answer' ? engine.bodies.check : engine.bodies.save;
+  const before = await pgActivity(client);
+  for (let i = 0; i < STATS_REQUESTS; i++) {
+    const res = await fetch(engine.instances[0]!.url + url, {
+      method: 'POST',
+      headers: { cookie: engine.cookies[0]!, 'content-type': 'application/json' },
+      body: bodies[i % bodies.length],
+    });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+  }
+  await new Promise((r) => setTimeout(r, settleMs));
+  return formatActivity(activityPerRequest(before, await pgActivity(client), STATS_REQUESTS));
 }
 
 /** JSON call with a cookie; returns the status, body and the session cookie it set (if any). */

@@ -4,9 +4,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { createTestDatabase } from '../helpers/pg-cluster.js';
 import { Cleanup } from '../../bench/lib/cleanup.js';
 import { hasWrk, luaLongString, parseWrkOutput, runNodeLoad, runWrk, wrkScript } from '../../bench/lib/load.js';
+import { activityPerRequest, formatActivity, pgActivity } from '../../bench/lib/pg-stats.js';
 import { parseProcStat, processCpuUs, processTreeCpuUs, type ProcStat } from '../../bench/lib/proc-cpu.js';
 import { attemptBodies, checkAnswerBodies, combineRounds, rowsVerdict, type Round } from '../../bench/lib/scale-report.js';
 import { checkAnswerBody, saveQuizBody } from '../../src/quiz/quiz.schema.js';
@@ -225,5 +228,45 @@ setInterval(() => undefined, 1000);
     expect(await exit).toBe(130);
     expect(fs.existsSync(started.temp)).toBe(false);
     expect(() => process.kill(started.sleeper, 0)).toThrow(); // the child process is gone
+  });
+});
+
+describe("PostgreSQL's work per request", () => {
+  const pgUrl = inject('pgUrl');
+
+  it('divides the differences by the requests', () => {
+    const before = { transactions: 100, inserted: 10, updated: 0, deleted: 0, indexScans: 50, seqScans: 1 };
+    const after = { transactions: 400, inserted: 60, updated: 10, deleted: 0, indexScans: 250, seqScans: 1 };
+    const per = activityPerRequest(before, after, 50);
+    expect(per).toEqual({ transactions: 6, inserted: 1, updated: 0.2, deleted: 0, indexScans: 4, seqScans: 0 });
+    expect(formatActivity(per)).toBe('6.00 transactions, 1.00 rows inserted, 0.20 updated, 0.00 deleted, 4.00 index scans, 0.00 sequential scans');
+  });
+
+  it.skipIf(!pgUrl)("reads another connection's transactions and rows once it has published them", async () => {
+    const db = await createTestDatabase(pgUrl, 'stats');
+    const reader = new pg.Client({ connectionString: db.url });
+    const writer = new pg.Client({ connectionString: db.url });
+    try {
+      await reader.connect();
+      await writer.connect();
+      // the writer publishes its counts before answering this (no waiting on PostgreSQL's own schedule)
+      const flush = () => writer.query('SELECT pg_stat_force_next_flush()');
+      await writer.query('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+      await flush();
+      const before = await pgActivity(reader);
+      for (let i = 0; i < 10; i++) await writer.query('INSERT INTO t (id, v) VALUES ($1, $2)', [i, `row ${i}`]);
+      await writer.query('UPDATE t SET v = $1 WHERE id < 3', ['changed']);
+      await flush();
+      const d = activityPerRequest(before, await pgActivity(reader), 1);
+      expect(d.inserted).toBe(10);
+      expect(d.updated).toBe(3);
+      // the writer's 11 and its flush, plus perhaps the reader's own queries
+      expect(d.transactions).toBeGreaterThanOrEqual(12);
+      expect(d.transactions).toBeLessThan(20);
+    } finally {
+      await reader.end().catch(() => undefined);
+      await writer.end().catch(() => undefined);
+      await db.drop();
+    }
   });
 });
