@@ -29,7 +29,7 @@ import { createTestDatabase, freePort, startPgCluster } from '../test/helpers/pg
 import { startInstance, type InstanceProcess } from '../test/helpers/instance-process.js';
 import { Cleanup } from './lib/cleanup.js';
 import { hasWrk, runNodeLoad, runningLoads, runWrk, type LoadResult, type LoadTarget } from './lib/load.js';
-import { activityPerRequest, formatActivity, pgActivity, settleMs } from './lib/pg-stats.js';
+import { activityPerRequest, backgroundPerSecond, formatActivity, type PgActivity, pgActivity, settleMs } from './lib/pg-stats.js';
 import { processCpuUs, processTreeCpuUs } from './lib/proc-cpu.js';
 import { attemptBodies, checkAnswerBodies, combineRounds, formatTable, rowsVerdict, type CellResult, type Round } from './lib/scale-report.js';
 
@@ -157,8 +157,12 @@ async function main(): Promise<void> {
     console.log(formatTable(results));
     console.log(`\nPostgreSQL's work per request (${STATS_REQUESTS} requests one after another to one instance; pg_stat_database, pg_stat_user_tables):`);
     await new Promise((r) => setTimeout(r, settleMs)); // the load's counts published first
+    const idle0 = await pgActivity(pgClient);
+    await new Promise((r) => setTimeout(r, settleMs));
+    const background = backgroundPerSecond(idle0, await pgActivity(pgClient), settleMs / 1000);
+    console.log(`  ${'idle, per second'.padEnd(16)} ${formatActivity(background)} (subtracted below)`);
     for (const route of ['check_answer', 'save-quiz-score'] as const)
-      console.log(`  ${route.padEnd(16)} ${await statementsPerRequest(pgEngine, pgClient, route)}`);
+      console.log(`  ${route.padEnd(16)} ${await statementsPerRequest(pgEngine, pgClient, route, background)}`);
     const loadEnd = os.loadavg();
     console.log(`\nload average at end ${loadEnd.map((l) => l.toFixed(1)).join(' ')}`);
 
@@ -213,10 +217,11 @@ async function runCell(cell: Cell, seconds: number): Promise<Round> {
  * PostgreSQL's transactions, rows and scans per request of `route`, sent one at a time (no
  * timing). Starts from published counts and waits until its own are published, so calls chain.
  */
-async function statementsPerRequest(engine: Engine, client: pg.Client, route: Cell['route']): Promise<string> {
+async function statementsPerRequest(engine: Engine, client: pg.Client, route: Cell['route'], perSecond: PgActivity): Promise<string> {
   const url = route === 'check_answer' ? '/api/check_answer' : '/api/save-quiz-score';
   const bodies = route === 'check_answer' ? engine.bodies.check : engine.bodies.save;
   const before = await pgActivity(client);
+  const started = performance.now();
   for (let i = 0; i < STATS_REQUESTS; i++) {
     const res = await fetch(engine.instances[0]!.url + url, {
       method: 'POST',
@@ -227,7 +232,8 @@ async function statementsPerRequest(engine: Engine, client: pg.Client, route: Ce
     if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
   }
   await new Promise((r) => setTimeout(r, settleMs));
-  return formatActivity(activityPerRequest(before, await pgActivity(client), STATS_REQUESTS));
+  const after = await pgActivity(client);
+  return formatActivity(activityPerRequest(before, after, STATS_REQUESTS, { perSecond, seconds: (performance.now() - started) / 1000 }));
 }
 
 /** JSON call with a cookie; returns the status, body and the session cookie it set (if any). */

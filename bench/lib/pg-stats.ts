@@ -39,21 +39,29 @@ export async function pgActivity(client: pg.Client): Promise<PgActivity> {
   };
 }
 
+const KEYS = ['transactions', 'inserted', 'updated', 'deleted', 'indexScans', 'seqScans'] as const;
+
+/** Applies `fn` to every count. */
+function map(fn: (k: keyof PgActivity) => number): PgActivity {
+  return Object.fromEntries(KEYS.map((k) => [k, fn(k)])) as unknown as PgActivity;
+}
+
+/** What happens with no request at all, per second (the instances' pg-boss polling, sweeps, the reader's own queries). */
+export function backgroundPerSecond(before: PgActivity, after: PgActivity, seconds: number): PgActivity {
+  return map((k) => (after[k] - before[k]) / seconds);
+}
+
 /**
- * The difference per request. It includes the reading client's own two queries and the
- * instances' background work in between (pg-boss polling): a few hundredths per request over
- * 200 requests.
+ * The difference per request, less the background over the window's `seconds` (from the
+ * snapshot before the requests to the one after them, settling included).
  */
-export function activityPerRequest(before: PgActivity, after: PgActivity, requests: number): PgActivity {
-  const per = (k: keyof PgActivity) => (after[k] - before[k]) / requests;
-  return {
-    transactions: per('transactions'),
-    inserted: per('inserted'),
-    updated: per('updated'),
-    deleted: per('deleted'),
-    indexScans: per('indexScans'),
-    seqScans: per('seqScans'),
-  };
+export function activityPerRequest(
+  before: PgActivity,
+  after: PgActivity,
+  requests: number,
+  background?: { perSecond: PgActivity; seconds: number },
+): PgActivity {
+  return map((k) => (after[k] - before[k] - (background ? background.perSecond[k] * background.seconds : 0)) / requests);
 }
 
 export function formatActivity(a: PgActivity): string {

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase } from '../helpers/pg-cluster.js';
 import { Cleanup } from '../../bench/lib/cleanup.js';
 import { hasWrk, luaLongString, parseWrkOutput, runNodeLoad, runWrk, wrkScript } from '../../bench/lib/load.js';
-import { activityPerRequest, formatActivity, pgActivity } from '../../bench/lib/pg-stats.js';
+import { activityPerRequest, backgroundPerSecond, formatActivity, pgActivity } from '../../bench/lib/pg-stats.js';
 import { parseProcStat, processCpuUs, processTreeCpuUs, type ProcStat } from '../../bench/lib/proc-cpu.js';
 import { attemptBodies, checkAnswerBodies, combineRounds, rowsVerdict, type Round } from '../../bench/lib/scale-report.js';
 import { checkAnswerBody, saveQuizBody } from '../../src/quiz/quiz.schema.js';
@@ -239,6 +239,17 @@ describe("PostgreSQL's work per request", () => {
     const after = { transactions: 400, inserted: 60, updated: 10, deleted: 0, indexScans: 250, seqScans: 1 };
     const per = activityPerRequest(before, after, 50);
     expect(per).toEqual({ transactions: 6, inserted: 1, updated: 0.2, deleted: 0, indexScans: 4, seqScans: 0 });
+    const perSecond = { transactions: 2, inserted: 0, updated: 0.1, deleted: 0, indexScans: 1, seqScans: 0 };
+    // 10 s of background: 20 transactions, 1 update, 10 index scans less over the 50 requests
+    expect(activityPerRequest(before, after, 50, { perSecond, seconds: 10 })).toEqual({
+      transactions: 5.6,
+      inserted: 1,
+      updated: 0.18,
+      deleted: 0,
+      indexScans: 3.8,
+      seqScans: 0,
+    });
+    expect(backgroundPerSecond(before, after, 100)).toEqual({ transactions: 3, inserted: 0.5, updated: 0.1, deleted: 0, indexScans: 2, seqScans: 0 });
     expect(formatActivity(per)).toBe('6.00 transactions, 1.00 rows inserted, 0.20 updated, 0.00 deleted, 4.00 index scans, 0.00 sequential scans');
   });
 
