@@ -30,7 +30,7 @@ import { startInstance, type InstanceProcess } from '../test/helpers/instance-pr
 import { Cleanup } from './lib/cleanup.js';
 import { hasWrk, runNodeLoad, runningLoads, runWrk, type LoadResult, type LoadTarget } from './lib/load.js';
 import { activityPerRequest, backgroundPerSecond, formatActivity, type PgActivity, pgActivity, settleMs } from './lib/pg-stats.js';
-import { processCpuUs, processTreeCpuUs } from './lib/proc-cpu.js';
+import { processCpuUs, processTreeCpuUs, ticksPerSecond } from './lib/proc-cpu.js';
 import { attemptBodies, checkAnswerBodies, combineRounds, formatTable, rowsVerdict, type CellResult, type Round } from './lib/scale-report.js';
 
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
@@ -156,6 +156,7 @@ async function main(): Promise<void> {
     }));
     console.log(formatTable(results));
     console.log(`\nPostgreSQL's work per request (${STATS_REQUESTS} requests one after another to one instance; pg_stat_database, pg_stat_user_tables):`);
+    await waitIdle(pgEngine.instances);
     await new Promise((r) => setTimeout(r, settleMs)); // the load's counts published first
     const idle0 = await pgActivity(pgClient);
     await new Promise((r) => setTimeout(r, settleMs));
@@ -205,8 +206,9 @@ async function runCell(cell: Cell, seconds: number): Promise<Round> {
       return run(target, connections, seconds);
     }),
   );
-  // answers still in flight when the load stopped finish now, before the CPU and rows are read
-  await new Promise((r) => setTimeout(r, 200));
+  // answers still in flight (or queued) when the load stopped finish before the CPU and rows are
+  // read: on a busy machine that can take seconds, and the next cell must not count them
+  await waitIdle(engine.instances);
   const webUs = instances.reduce((n, inst, k) => n + ((processCpuUs(inst.proc.pid!) ?? 0) - web0[k]!), 0);
   const db1 = engine.dbCpuUs();
   const rows = saving ? (await engine.countAttempts()) - rows0 : undefined;
@@ -234,6 +236,21 @@ async function statementsPerRequest(engine: Engine, client: pg.Client, route: Ce
   await new Promise((r) => setTimeout(r, settleMs));
   const after = await pgActivity(client);
   return formatActivity(activityPerRequest(before, after, STATS_REQUESTS, { perSecond, seconds: (performance.now() - started) / 1000 }));
+}
+
+/**
+ * Waits until the web processes stop working: their CPU grows by at most 2 clock ticks in 300 ms
+ * (an idle instance's timers cost less), twice in a row; gives up after 60 s.
+ */
+async function waitIdle(instances: InstanceProcess[]): Promise<void> {
+  const cpu = () => instances.reduce((n, i) => n + (processCpuUs(i.proc.pid!) ?? 0), 0);
+  const quiet = (2 * 1e6) / ticksPerSecond();
+  let calm = 0;
+  for (let tries = 0; calm < 2 && tries < 200; tries++) {
+    const before = cpu();
+    await new Promise((r) => setTimeout(r, 300));
+    calm = cpu() - before <= quiet ? calm + 1 : 0;
+  }
 }
 
 /** JSON call with a cookie; returns the status, body and the session cookie it set (if any). */
