@@ -140,6 +140,20 @@ async function main(): Promise<void> {
     console.log('web instances: node dist/server.js, NODE_ENV=production, LOG_LEVEL=warn; child session cookie; bundled sample video');
     console.log('two instances on one SQLite file: not a supported set-up (one writer process per file), not measured\n');
 
+    // PostgreSQL's statements per request, before any load (a backlog or late counts from an
+    // overloaded round would blur them): the idle background first, then each route
+    const pgWork = [
+      `PostgreSQL's work per request (${STATS_REQUESTS} requests one after another to one instance, before the load; pg_stat_database, pg_stat_user_tables):`,
+    ];
+    await new Promise((r) => setTimeout(r, settleMs)); // start-up's and set-up's counts published first
+    const idle0 = await pgActivity(pgClient);
+    await new Promise((r) => setTimeout(r, settleMs));
+    const background = backgroundPerSecond(idle0, await pgActivity(pgClient), settleMs / 1000);
+    pgWork.push(`  ${'idle, per second'.padEnd(16)} ${formatActivity(background)} (subtracted below)`);
+    for (const route of ['check_answer', 'save-quiz-score'] as const) {
+      pgWork.push(`  ${route.padEnd(16)} ${await statementsPerRequest(pgEngine, pgClient, route, background)}`);
+    }
+
     // warm-up: JIT, pools and caches; its rows are outside every count
     for (const cell of cells) await runCell(cell, 1);
     const rounds = cells.map(() => [] as Round[]);
@@ -155,15 +169,7 @@ async function main(): Promise<void> {
       ...combineRounds(rounds[i]!),
     }));
     console.log(formatTable(results));
-    console.log(`\nPostgreSQL's work per request (${STATS_REQUESTS} requests one after another to one instance; pg_stat_database, pg_stat_user_tables):`);
-    await waitIdle(pgEngine.instances);
-    await new Promise((r) => setTimeout(r, settleMs)); // the load's counts published first
-    const idle0 = await pgActivity(pgClient);
-    await new Promise((r) => setTimeout(r, settleMs));
-    const background = backgroundPerSecond(idle0, await pgActivity(pgClient), settleMs / 1000);
-    console.log(`  ${'idle, per second'.padEnd(16)} ${formatActivity(background)} (subtracted below)`);
-    for (const route of ['check_answer', 'save-quiz-score'] as const)
-      console.log(`  ${route.padEnd(16)} ${await statementsPerRequest(pgEngine, pgClient, route, background)}`);
+    console.log(`\n${pgWork.join('\n')}`);
     const loadEnd = os.loadavg();
     console.log(`\nload average at end ${loadEnd.map((l) => l.toFixed(1)).join(' ')}`);
 
