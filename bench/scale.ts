@@ -16,8 +16,10 @@
  * the shared machine lands on all of them). Printed per cell: req/s, p50, p99, errors, the web
  * processes' CPU per request and PostgreSQL's (postmaster + backends, from /proc), ratios against
  * the SQLite single-instance cell of the same run, and the score rows that landed (counted in the
- * database before and after) against the 2xx answers. Exits 1 on a failed request or a lost row.
- * Every process and temp folder is removed at the end, on an error, and on Ctrl-C.
+ * database before and after, once the instances are idle again) against the 2xx answers; and,
+ * before the load, PostgreSQL's transactions, rows and scans per request (its statistics views).
+ * Exits 1 on a failed request or a lost row. Every process and temp folder is removed at the
+ * end, on an error, and on Ctrl-C. Run it as `npm run bench:scale` or `node --import tsx bench/scale.ts`.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
