@@ -7,7 +7,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 /**
  * The service as real separate processes (a web instance or a job worker), each with its own
  * DATA_DIR, for tests and benchmarks of several instances on one database (issue #18). Runs the
- * TypeScript sources through tsx, so no build is needed. No vitest import: benches use it too.
+ * TypeScript sources through tsx, so no build is needed, or with `built: true` the built
+ * `dist/server.js` / `dist/worker.js` as `npm start` runs them (build first: scripts/build.mjs).
+ * No vitest import: benches use it too.
  */
 export interface InstanceProcess {
   kind: 'server' | 'worker';
@@ -22,17 +24,25 @@ export interface InstanceProcess {
 }
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-// tsx's loader in this very process, not its cli: the cli runs the service in a child process, so
-// a SIGKILL of the cli (a test's "instance dies") left the real server running and answering
+/**
+ * tsx's loader in the service's own process (`node --import tsx`), not tsx's CLI: the CLI runs
+ * the script in a child process, so a SIGKILL of `proc` killed only the wrapper and left the
+ * service running as an orphan. Now `proc` is the service, and a kill is a real kill.
+ */
 const TSX_DIST = path.join(ROOT, 'node_modules', 'tsx', 'dist');
 const TSX_FLAGS = ['--require', path.join(TSX_DIST, 'preflight.cjs'), '--import', pathToFileURL(path.join(TSX_DIST, 'loader.mjs')).href];
 
 /**
- * Starts `src/server.ts` (waits for its `listening` log line and reads the port) or
+ * Starts `src/server.ts` (waits for its `listening` log line and reads the port; with a fixed
+ * `PORT` in `env`, an answer from its /health counts too, so LOG_LEVEL may be above info) or
  * `src/worker.ts` (waits for a log line whose msg includes `readyText`). The environment is the
  * parent's minus provider keys, plus quiet defaults, plus `env`.
  */
-export async function startInstance(kind: 'server' | 'worker', env: Record<string, string>, opts: { readyText?: string; timeoutMs?: number } = {}): Promise<InstanceProcess> {
+export async function startInstance(
+  kind: 'server' | 'worker',
+  env: Record<string, string>,
+  opts: { readyText?: string; timeoutMs?: number; built?: boolean } = {},
+): Promise<InstanceProcess> {
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), `kvq-${kind}-`));
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const k of Object.keys(childEnv)) if (/_API_KEY$|^OPENAI_|^ANTHROPIC_|^GEMINI_/.test(k)) delete childEnv[k];
@@ -47,14 +57,27 @@ export async function startInstance(kind: 'server' | 'worker', env: Record<strin
     DATA_DIR: dataDir,
     ...env,
   });
-  const entry = path.join(ROOT, 'src', kind === 'server' ? 'server.ts' : 'worker.ts');
-  const proc = spawn(process.execPath, [...TSX_FLAGS, entry], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const entry = opts.built ? path.join(ROOT, 'dist', `${kind}.js`) : path.join(ROOT, 'src', `${kind}.ts`);
+  const proc = spawn(process.execPath, opts.built ? [entry] : [...TSX_FLAGS, entry], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
+  let settled = false;
   const exited = new Promise<number | string | null>((resolve) => proc.once('exit', (code, signal) => resolve(code ?? signal)));
   const ready = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${kind} did not start within ${opts.timeoutMs ?? 60_000} ms:\n${out}`)), opts.timeoutMs ?? 60_000);
+    const fixedPort = kind === 'server' && Number(childEnv.PORT) > 0 ? Number(childEnv.PORT) : 0;
+    const done = (url: string) => {
+      settled = true;
+      clearTimeout(timer);
+      resolve(url);
+    };
+    if (fixedPort) void pollHealth(`http://127.0.0.1:${fixedPort}`, () => settled || proc.exitCode !== null).then((url) => url && done(url));
     const onData = (d: Buffer) => {
       out += d.toString();
+      // once ready, keep the output for messages only (a bench's server may log for minutes)
+      if (settled) {
+        if (out.length > 200_000) out = out.slice(-100_000);
+        return;
+      }
       for (const line of out.split('\n')) {
         if (!line.startsWith('{')) continue;
         let rec: { msg?: string; port?: number };
@@ -64,17 +87,18 @@ export async function startInstance(kind: 'server' | 'worker', env: Record<strin
           continue;
         }
         if (kind === 'server' && rec.msg === 'listening' && rec.port) {
-          clearTimeout(timer);
-          resolve(`http://127.0.0.1:${rec.port}`);
+          done(`http://127.0.0.1:${rec.port}`);
+          return;
         } else if (kind === 'worker' && rec.msg?.includes(opts.readyText ?? 'worker')) {
-          clearTimeout(timer);
-          resolve('');
+          done('');
+          return;
         }
       }
     };
     proc.stdout!.on('data', onData);
     proc.stderr!.on('data', (d: Buffer) => {
       out += d.toString();
+      if (settled && out.length > 200_000) out = out.slice(-100_000);
     });
     void exited.then((code) => {
       clearTimeout(timer);
@@ -93,4 +117,17 @@ export async function startInstance(kind: 'server' | 'worker', env: Record<strin
       return exited;
     },
   };
+}
+
+/** Polls `base`/health until it answers 200 (returns base) or `stopped()` says to give up (returns ''). */
+async function pollHealth(base: string, stopped: () => boolean): Promise<string> {
+  while (!stopped()) {
+    const ok = await fetch(`${base}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return base;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return '';
 }

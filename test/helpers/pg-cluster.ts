@@ -18,6 +18,11 @@ export interface PgCluster {
   url: string;
   /** stops the cluster and removes its folder (no-op for TEST_DATABASE_URL) */
   stop(): Promise<void>;
+  /**
+   * the postmaster's process id (its backends are its children), for benches that read the
+   * server's CPU time from /proc; undefined for TEST_DATABASE_URL (not ours to measure)
+   */
+  postmasterPid?: number;
 }
 
 /** Debian's PostgreSQL server binaries (`/usr/lib/postgresql/<version>/bin`), newest first, or null. */
@@ -36,7 +41,8 @@ export function postgresAvailable(): boolean {
   return Boolean(process.env.TEST_DATABASE_URL) || findPgBin() !== null;
 }
 
-function freePort(): Promise<number> {
+/** A free TCP port on 127.0.0.1 (closed again before it is returned: a small race, fine for tests). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.on('error', reject);
@@ -120,7 +126,9 @@ export async function startPgCluster(): Promise<PgCluster> {
     await stop();
     throw err;
   }
-  return { url, stop };
+  // postmaster.pid's first line; as root, proc.pid is runuser's, not the server's
+  const pidLine = fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0];
+  return { url, stop, postmasterPid: Number(pidLine) || undefined };
 }
 
 /**
