@@ -51,6 +51,12 @@ export function ensureDeps() {
   const lock = path.join(ROOT, 'package-lock.json');
   const stale = !fs.existsSync(marker) || fs.statSync(marker).mtimeMs < fs.statSync(lock).mtimeMs;
   if (!stale) return;
+  // a node_modules shared by symlink (a git worktree borrowing another checkout's) is not ours to
+  // reinstall: npm ci would empty the other checkout's folder through the link
+  if (fs.lstatSync(path.join(ROOT, 'node_modules'), { throwIfNoEntry: false })?.isSymbolicLink()) {
+    log('node_modules is a symbolic link to another checkout: not reinstalling it here (run npm ci where it lives if it is out of date)');
+    return;
+  }
   log('installing npm dependencies (npm ci; better-sqlite3 compiles from source, about 2 minutes)...');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   if (run(npm, ['ci', '--no-audit', '--no-fund']) !== 0) {
