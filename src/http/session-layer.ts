@@ -32,6 +32,8 @@ export interface SessionOptions {
  * decides nothing the HMAC would not; it holds no session data, so it is no cache of sessions).
  */
 export function sessionLayer(opts: SessionOptions): RequestHandler {
+  // as express-session: never sign with an empty key (the config refuses short secrets)
+  if (!opts.secret) throw new Error('The session layer needs a secret');
   const verified = new RecentMap<string, string>(10_000);
   const sign = (sid: string) => crypto.createHmac('sha256', opts.secret).update(sid).digest('base64').replace(/=+$/, '');
 
