@@ -1,6 +1,6 @@
 /**
  * API throughput and p99 latency under concurrent connections:
- *   npx tsx bench/api.ts [--seconds=3] [--concurrency=50] [--generator=wrk|node]
+ *   npx tsx bench/api.ts [--seconds=6] [--concurrency=50] [--generator=wrk|node]
  *   (seconds per route, over 3 alternating rounds)
  * Starts the real app (temp data dir, bundled sample imported) and a bare Express handler on
  * 127.0.0.1 in a worker thread, then drives GET /api/final-questions/{sample} and
@@ -19,11 +19,23 @@ import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import express from 'express';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
-const SECONDS = arg('seconds', 3);
+const SECONDS = arg('seconds', 6);
 const ROUNDS = 3;
 const CONCURRENCY = arg('concurrency', 50);
 const GENERATOR = process.argv.find((a) => a.startsWith('--generator='))?.split('=')[1] ?? (hasWrk() ? 'wrk' : 'node');
 const ADMIN_PASSWORD = 'bench-admin-password';
+/**
+ * Why wrk holds each connection's first request (measured 2026-11-26, strace of the server and a
+ * 'connection' event log): Node 20's libuv accepts ONE pending connection per event-loop turn,
+ * and each turn also serves every connection already accepted. When wrk opens its 50 connections
+ * at once, the k-th is accepted only after k turns of about 50 requests each, so its first
+ * request waited 0.5 to 1 s (up to 2 s on the app routes): the 600 to 800 ms p99 of even the bare
+ * handler in 1 s rounds was that ramp-up, not request handling (in a 5 s round of the same
+ * server the bare p99 was 34 ms). Without load, 50 connections are accepted within a few ms, so
+ * holding the first requests this long measures the steady state the goal is about. The ramp-up
+ * itself is still measured and printed (a round without the hold, its max latency).
+ */
+const HOLD_MS = 300;
 
 interface Ports {
   app: number;
@@ -38,6 +50,8 @@ async function main(): Promise<void> {
   // The worker runs this same TypeScript file: it registers tsx's loader first, then imports it.
   const tsxApi = import.meta.resolve('tsx/esm/api');
   const boot = `import(${JSON.stringify(tsxApi)}).then((api) => { api.register(); return import(${JSON.stringify(import.meta.url)}); });`;
+  // what `npm start` runs with (Express's production settings); the worker copies this env
+  process.env.NODE_ENV ??= 'production';
   const worker = new Worker(boot, { eval: true });
   const ports = await new Promise<Ports>((resolve, reject) => {
     worker.once('message', resolve);
@@ -63,7 +77,7 @@ async function main(): Promise<void> {
         ? 'wrk (one thread, a separate process)'
         : `Node http client in the main thread (${hasWrk() ? '--generator=node' : 'wrk not installed'})`;
     console.log(`API bench: ${CONCURRENCY} concurrent keep-alive connections, ${SECONDS} s per route, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}`);
-    console.log(`load generator: ${load}`);
+    console.log(`load generator: ${load}, NODE_ENV=${process.env.NODE_ENV}`);
     console.log(`video ${ports.videoId} (${ports.seeded ? 'seeded by the bench' : 'bundled sample'}), ${ports.segments} final-question segments\n`);
     const run = GENERATOR === 'wrk' ? runWrk : runNode;
     // warm-up (on a busy machine a short round may finish nothing: that is fine here)
@@ -92,6 +106,14 @@ async function main(): Promise<void> {
       console.log(`  final-questions: ${fmt(bareGet.cpuUs / fq.cpuUs, 2)}x (${fmt(fq.cpuUs, 0)} us against ${fmt(bareGet.cpuUs, 0)} us)`);
       console.log(`  check_answer:    ${fmt(barePost.cpuUs / check.cpuUs, 2)}x (${fmt(check.cpuUs, 0)} us against ${fmt(barePost.cpuUs, 0)} us)`);
     }
+    if (GENERATOR === 'wrk') {
+      // not hidden: what the first requests on 50 connections opened at once wait (see HOLD_MS)
+      console.log(`\nramp-up: ${CONCURRENCY} connections opened at once, 1 s without the hold (Node accepts one connection per event-loop turn):`);
+      for (const target of targets) {
+        const r = await runWrk(target, agent, 1, false);
+        console.log(`  ${target.name.padEnd(42)} p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(7)} ms   max ${fmt(r.max ?? 0, 0).padStart(5)} ms`);
+      }
+    }
     await transferredBytes(ports.app, agent);
     const errors = results.reduce((n, r) => n + r.errors, 0);
     if (errors > 0) console.log(`\nFAIL: ${errors} requests failed`);
@@ -119,6 +141,8 @@ interface Result {
   p50: number;
   p99: number;
   errors: number;
+  /** the slowest request (wrk only) */
+  max?: number;
   /** this process's CPU time (all threads) per request, microseconds: with wrk, the server's */
   cpuUs?: number;
 }
@@ -170,10 +194,19 @@ function hasWrk(): boolean {
  * The same load from wrk: one thread, CONCURRENCY connections, the target's bodies cycled by a
  * Lua script, which prints the counts and percentiles (microseconds) as one JSON line at the end.
  */
-async function runWrk(target: Target, _agent: http.Agent, seconds: number): Promise<Result> {
+async function runWrk(target: Target, _agent: http.Agent, seconds: number, hold = true): Promise<Result> {
   const bodies = target.body ? [0, 1, 2, 3].map((i) => target.body!(i)) : [];
+  const holdMs = hold ? HOLD_MS : 0;
   const lua = `
 wrk.method = ${JSON.stringify(target.method)}
+-- each connection's first request waits holdMs, so every connection is accepted before the load
+-- starts (see HOLD_MS); wrk starts a request's clock after its delay, and the hold is taken off
+-- the round's duration below
+local held = 0
+${holdMs ? `delay = function()
+  if held < ${CONCURRENCY} then held = held + 1; return ${holdMs} end
+  return 0
+end` : ''}
 ${target.cookie ? `wrk.headers["Cookie"] = ${JSON.stringify(target.cookie)}` : ''}
 ${bodies.length ? 'wrk.headers["Content-Type"] = "application/json"' : ''}
 local bodies = { ${bodies.map((b) => `[==[${b}]==]`).join(', ')} }
@@ -184,8 +217,8 @@ request = function()
 end
 done = function(summary, latency, requests)
   local e = summary.errors
-  io.write(string.format('RESULT {"requests":%d,"us":%d,"p50":%d,"p99":%d,"errors":%d}\\n',
-    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+  io.write(string.format('RESULT {"requests":%d,"us":%d,"p50":%d,"p99":%d,"max":%d,"errors":%d}\\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), latency.max,
     e.connect + e.read + e.write + e.status + e.timeout))
 end
 `;
@@ -204,13 +237,13 @@ end
     });
     const line = /^RESULT (.*)$/m.exec(out)?.[1];
     if (!line) throw new Error(`no result from wrk:\n${out}`);
-    const r = JSON.parse(line) as { requests: number; us: number; p50: number; p99: number; errors: number };
+    const r = JSON.parse(line) as { requests: number; us: number; p50: number; p99: number; max: number; errors: number };
     const cpu = process.cpuUsage(cpu0);
-    const took = r.us / 1e6;
+    const took = (r.us - holdMs * 1000) / 1e6;
     // no request finished within the round: the machine is too busy to measure anything
     if (r.requests === 0) throw new Error(`no request to ${target.name} finished within ${seconds} s: try a longer --seconds`);
     const cpuUs = (cpu.user + cpu.system) / r.requests;
-    return { requests: r.requests, seconds: took, rps: r.requests / took, p50: r.p50 / 1000, p99: r.p99 / 1000, errors: r.errors, cpuUs };
+    return { requests: r.requests, seconds: took, rps: r.requests / took, p50: r.p50 / 1000, p99: r.p99 / 1000, max: r.max / 1000, errors: r.errors, cpuUs };
   } finally {
     fs.rmSync(script, { force: true });
   }
@@ -290,7 +323,10 @@ async function serve(): Promise<void> {
   const { createLogger } = await import('../src/logger.js');
   const { createApp } = await import('../src/app.js');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kvq-bench-api-'));
-  const config = loadConfig({ DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: 'silent', DEMO_SEED: 'false', SAMPLE_IMPORT: 'true' });
+  // VOICE_PRERENDER off: at start the service renders its voice clips in the background with
+  // espeak-ng and ffmpeg (about 1 s of CPU each, dozens of them), which ran during the measured
+  // rounds (a CPU profile showed the spawns) and took cores from the server and wrk
+  const config = loadConfig({ DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: 'silent', DEMO_SEED: 'false', SAMPLE_IMPORT: 'true', VOICE_PRERENDER: 'false' });
   const db = openDatabase(path.join(dataDir, 'app.sqlite'));
   const built = await createApp({ config, db, logger: createLogger(config.LOG_LEVEL) });
   const { videoId, seeded } = await sampleVideo(db, dataDir);

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Express, type RequestHandler } from 'express';
-import session from 'express-session';
 import compression from 'compression';
 import { Api } from './http/api.js';
 import { UpgradeRegistry } from './http/upgrade.js';
@@ -9,6 +8,7 @@ import { apiNotFound, errorHandler } from './http/error-handler.js';
 import { securityHeaders } from './http/security-headers.js';
 import { requestLogger } from './http/request-log.js';
 import { renewSessionCookie } from './http/session.js';
+import { sessionLayer } from './http/session-layer.js';
 import { mountStaticFiles } from './http/static-files.js';
 import { DatabaseSessionStore } from './db/session-store.js';
 import { FEATURES } from './features.js';
@@ -39,26 +39,27 @@ export async function createApp(deps: AppDeps): Promise<BuiltApp> {
   app.set('view engine', 'ejs');
   app.set('views', path.join(ROOT_DIR, 'views'));
 
-  const sessionParser = session({
+  const sessionParser = sessionLayer({
     name: SESSION_COOKIE,
     secret: config.SESSION_SECRET,
     store: new DatabaseSessionStore(db, config.SESSION_MAX_AGE_HOURS * 3600_000),
-    resave: false,
-    saveUninitialized: false,
-    // the lifetime still slides: renewSessionCookie below re-sends the cookie every few minutes
-    rolling: false,
-    cookie: {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: config.COOKIE_SECURE === 'auto' ? 'auto' : config.COOKIE_SECURE === 'true',
-      maxAge: config.SESSION_MAX_AGE_HOURS * 3600_000,
-    },
+    maxAgeMs: config.SESSION_MAX_AGE_HOURS * 3600_000,
+    secure: config.COOKIE_SECURE === 'auto' ? 'auto' : config.COOKIE_SECURE === 'true',
+    onSaveError: (err) => logger.error({ err }, 'session not saved'),
   });
 
   app.use(requestLogger(logger, config.TRUST_PROXY));
   // gzip or brotli (as the browser asks) for pages, JSON and static files; media is not
-  // compressible and passes through (Range requests keep working)
-  app.use(compression());
+  // compressible and passes through (Range requests keep working). A client that accepts no
+  // encoding (scripts, health checks, load generators, a proxy that compresses itself) skips the
+  // middleware's per-response wrapping of writeHead/write/end, which it pays even when it then
+  // sends identity (measured: about 5% of a logged-in API call's CPU); Vary is still sent.
+  const compress = compression();
+  app.use((req, res, next) => {
+    if (req.headers['accept-encoding']) return compress(req, res, next);
+    res.vary('Accept-Encoding');
+    next();
+  });
   app.use(securityHeaders);
   // before the body parsers and the session: a script or icon needs neither (no session read
   // from SQLite for each of a page's files)

@@ -5,14 +5,15 @@ import { RecentMap } from '../recent-map.js';
 type Callback<T = void> = (err?: unknown, value?: T) => void;
 
 /**
- * express-session store in the service's database (SQLite or PostgreSQL, through the async
+ * The session store (express-session's Store interface, used by src/http/session-layer.ts) in
+ * the service's database (SQLite or PostgreSQL, through the async
  * `Database` interface), so sessions survive a restart and are shared by every instance.
  * Expired rows are ignored on read and swept at most once a minute on write.
  */
 export class DatabaseSessionStore extends session.Store {
   private lastSweep = 0;
   /**
-   * The expiry each recent session has in its row. express-session touches the session on every
+   * The expiry each recent session has in its row. The session layer touches the session on every
    * request; writing the row each time cost a write transaction per request (measured: the
    * largest single cost of a logged-in API call in bench/api.ts). The row's expiry is only moved
    * when it would move by more than `touchEveryMs`, so it may lag the cookie by that much.

@@ -60,14 +60,17 @@ export class Api {
   readonly router: Router = express.Router();
   readonly routes: RegisteredRoute[] = [];
   /**
-   * One sub-router per literal prefix (`/api/final-questions`, `/api/expert`, ...), mounted on
-   * `router` when its first route is added: a request walks about 30 prefixes and then only its
-   * group's routes, not every route in registration order (measured in bench/api.ts: the router's
-   * walk was about a tenth of a logged-in call's CPU). Two routes in different groups can never
+   * One router per literal prefix (`/api/final-questions`, `/api/expert`, ...), found by a Map
+   * lookup of the request's prefix in one dispatching layer: a request walks neither the page
+   * routes nor every API route in registration order, nor a list of ~30 mounted prefixes
+   * (measured in bench/api.ts: the router's walk was about a tenth of a logged-in call's CPU;
+   * one layer per prefix still cost a path match each). Two routes in different groups can never
    * match the same URL, so grouping keeps which route answers a request; within a group, order
-   * is registration order as before.
+   * is registration order as before. Groups hold their routes' full paths and are called
+   * directly (not mounted), so req.baseUrl and req.route are what they were on one router.
    */
   private readonly groups = new Map<string, Router>();
+  private dispatching = false;
 
   route<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, P extends z.ZodType = z.ZodUndefined>(
     def: RouteDef<B, Q, P>,
@@ -91,19 +94,38 @@ export class Api {
     router[def.method](path, guard, ...parsers, ...(def.middleware ?? []), main);
   }
 
-  /** The group router for a path starting with `/api/<literal>`, and the path inside it; else the main router. */
+  /** The group router for a path starting with `/api/<literal>`; else the main router. */
   private routerFor(expressPath: string): { router: Router; path: string } {
-    const m = /^(\/api\/[A-Za-z0-9_.-]+)(\/.*)?$/.exec(expressPath);
-    if (!m) return { router: this.router, path: expressPath };
-    const prefix = m[1] as string;
+    const prefix = groupKey(expressPath);
+    if (prefix === undefined || prefix.includes(':')) return { router: this.router, path: expressPath };
     let group = this.groups.get(prefix);
     if (!group) {
       group = express.Router();
       this.groups.set(prefix, group);
-      this.router.use(prefix, group);
     }
-    return { router: group, path: m[2] ?? '/' };
+    if (!this.dispatching) {
+      // where the first group was mounted before: the only routes outside groups are not under /api/
+      this.dispatching = true;
+      this.router.use((req, res, next) => {
+        const key = groupKey(req.path);
+        const found = key === undefined ? undefined : this.groups.get(key);
+        if (found) found(req, res, next);
+        else next();
+      });
+    }
+    return { router: group, path: expressPath };
   }
+}
+
+/**
+ * `/api/<first segment>` of a path, lower-cased (Express matches paths case-insensitively), or
+ * undefined for a path outside /api/.
+ */
+function groupKey(path: string): string | undefined {
+  if (!path.startsWith('/api/') && !path.toLowerCase().startsWith('/api/')) return undefined;
+  const end = path.indexOf('/', 5);
+  const key = (end === -1 ? path : path.slice(0, end)).toLowerCase();
+  return key.length > 5 ? key : undefined;
 }
 
 /**

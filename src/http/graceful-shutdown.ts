@@ -28,7 +28,7 @@ export function trackRequests(server: http.Server): { active: () => number; stop
   let active = 0;
   let stopping = false;
   const waiters = new Set<() => void>();
-  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+  server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
     active++;
     if (stopping) res.setHeader('Connection', 'close');
     res.on('close', () => {

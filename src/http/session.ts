@@ -19,11 +19,12 @@ declare module 'express-session' {
 }
 
 /**
- * The sliding lifetime, cheaply: express-session's `rolling` re-signs and re-sends the cookie on
- * every response (measured: about a third of express-session's cost per logged-in API call in
- * bench/api.ts). Instead, a session whose cookie was last sent more than `everyMs` ago is marked
- * changed, so express-session saves it and sends a fresh cookie on that one response. The cookie
- * may therefore end up to `everyMs` before the row (whose expiry the store slides the same way).
+ * The sliding lifetime, cheaply: re-signing and re-sending the cookie on every response (what
+ * express-session's `rolling` did) cost about a third of its cost per logged-in API call in
+ * bench/api.ts. Instead, a session whose cookie was last sent more than `everyMs` ago is marked
+ * changed, so the session layer (session-layer.ts) saves it and sends a fresh cookie on that one
+ * response. The cookie may therefore end up to `everyMs` before the row (whose expiry the store
+ * slides the same way).
  */
 export function renewSessionCookie(everyMs: number): RequestHandler {
   return (req, _res, next) => {

@@ -8,7 +8,7 @@ export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer
 
 /**
  * WebSocket upgrades, dispatched by path. The session cookie is parsed with the same
- * express-session middleware as HTTP requests, so handlers get the same Auth; a path no
+ * session middleware as HTTP requests, so handlers get the same Auth; a path no
  * feature claims is answered 404 and closed.
  */
 export class UpgradeRegistry {

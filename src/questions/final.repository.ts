@@ -19,6 +19,38 @@ export async function rankedQuestions(db: Database, videoId: string, finalizedOn
   );
 }
 
+/** A segment's top question with its companion wordings (null when there is none). */
+export type ServedCandidate = Candidate & { chosen_wording: string | null; latest_wording: string | null };
+
+/**
+ * What children are served, in one statement (it was 1 + 2 queries per segment, the largest part
+ * of GET /api/final-questions' database time): per finalized segment the top live question (the
+ * same order as rankedQuestions), with the expert's pick of wording for the companion when it
+ * belongs to that question and the newest variant of that question for the companion.
+ * `companion` null gives null wordings.
+ */
+export async function servedQuestions(db: Database, videoId: string, companion: string | null): Promise<ServedCandidate[]> {
+  return db.all<ServedCandidate>(
+    `SELECT t.id, t.start_seconds, t.end_seconds, t.question_type, t.question, t.answer, t.llm_ranking, t.expert_ranking,
+            (SELECT v.question FROM persona_winners w JOIN persona_variants v ON v.id = w.variant_id
+              WHERE w.video_id = t.video_id AND w.start_seconds = t.start_seconds AND w.end_seconds = t.end_seconds
+                AND w.companion = @companion AND v.question_id = t.id) AS chosen_wording,
+            (SELECT v.question FROM persona_variants v
+              WHERE v.question_id = t.id AND v.companion = @companion ORDER BY v.id DESC LIMIT 1) AS latest_wording
+       FROM (SELECT q.id, q.video_id, q.start_seconds, q.end_seconds, q.question_type, q.question, q.answer,
+                    q.llm_ranking, q.expert_ranking,
+                    ROW_NUMBER() OVER (PARTITION BY q.start_seconds, q.end_seconds
+                      ORDER BY q.expert_ranking IS NULL, q.expert_ranking, q.llm_ranking IS NULL, q.llm_ranking,
+                               q.position, q.id) AS rn
+               FROM review_questions q
+               JOIN review_segments s ON s.video_id = q.video_id AND s.start_seconds = q.start_seconds AND s.end_seconds = q.end_seconds
+              WHERE q.video_id = @video_id AND s.finalized = 1 AND q.trashed = 0) t
+      WHERE t.rn = 1
+      ORDER BY t.start_seconds, t.end_seconds`,
+    { video_id: videoId, companion },
+  );
+}
+
 /** Per video: finalized segments that still have a question to serve. */
 export async function finalSegmentCounts(db: Database): Promise<{ video_id: string; n: number }[]> {
   const rows = await db.all<{ video_id: string; n: number }>(

@@ -1,8 +1,7 @@
 import type { Database } from '../db/database.js';
 import type { Companion } from '../config.js';
 import type { FinalQuestionSegment } from './questions.schema.js';
-import { rankedQuestions, type Candidate } from './final.repository.js';
-import { chosenWording, latestWording } from './variants.repository.js';
+import { rankedQuestions, servedQuestions, type Candidate } from './final.repository.js';
 
 /**
  * What a child is served: per finalized segment, the expert's top-ranked question that is not
@@ -11,10 +10,9 @@ import { chosenWording, latestWording } from './variants.repository.js';
  * that question, else the newest variant of that question for the companion, else the base.
  */
 export async function finalQuestions(db: Database, videoId: string, companion: Companion | null): Promise<FinalQuestionSegment[]> {
-  const out: FinalQuestionSegment[] = [];
-  for (const r of await topQuestions(db, videoId, true)) {
-    const wording = companion ? await companionWording(db, videoId, r, companion) : null;
-    out.push({
+  return (await servedQuestions(db, videoId, companion)).map((r) => {
+    const wording = companion ? (r.chosen_wording ?? r.latest_wording ?? null) : null;
+    return {
       segment_range_start: r.start_seconds,
       segment_range_end: r.end_seconds,
       question: wording ?? r.question,
@@ -24,9 +22,8 @@ export async function finalQuestions(db: Database, videoId: string, companion: C
       question_type: r.question_type,
       question_id: r.id,
       companion: wording ? companion : null,
-    });
-  }
-  return out;
+    };
+  });
 }
 
 /** The top question of each segment (finalized segments only, or all), in segment order. */
@@ -39,9 +36,4 @@ export async function topQuestions(db: Database, videoId: string, finalizedOnly:
     lastKey = key;
   }
   return out;
-}
-
-async function companionWording(db: Database, videoId: string, q: Candidate, companion: Companion): Promise<string | null> {
-  const seg = { start: q.start_seconds, end: q.end_seconds };
-  return (await chosenWording(db, videoId, seg, companion, q.id)) ?? (await latestWording(db, q.id, companion)) ?? null;
 }

@@ -54,21 +54,3 @@ export async function clearChoice(db: Database, videoId: string, seg: SegmentKey
   ]);
 }
 
-/** The expert's picked wording of question `questionId` for the companion in its segment, if any. */
-export async function chosenWording(db: Database, videoId: string, seg: SegmentKey, companion: Companion, questionId: number): Promise<string | undefined> {
-  const row = await db.first<{ question: string }>(
-    `SELECT v.question FROM persona_winners w JOIN persona_variants v ON v.id = w.variant_id
-      WHERE w.video_id = ? AND w.start_seconds = ? AND w.end_seconds = ? AND w.companion = ? AND v.question_id = ?`,
-    [videoId, seg.start, seg.end, companion, questionId],
-  );
-  return row?.question;
-}
-
-/** The newest variant of a question for the companion, if any. */
-export async function latestWording(db: Database, questionId: number, companion: Companion): Promise<string | undefined> {
-  const row = await db.first<{ question: string }>(
-    'SELECT question FROM persona_variants WHERE question_id = ? AND companion = ? ORDER BY id DESC LIMIT 1',
-    [questionId, companion],
-  );
-  return row?.question;
-}
