@@ -1,6 +1,6 @@
 /**
  * Grader accuracy and speed on the labelled sets (offline, no AI judge):
- *   npx tsx bench/grading.ts                 train and dev from ../shared/data (grading-train.jsonl, grading-dev.jsonl)
+ *   npx tsx bench/grading.ts                 train and dev from test/fixtures/grading (copies of ../shared/data's grading-train.jsonl, grading-dev.jsonl)
  *   npx tsx bench/grading.ts a.jsonl b.jsonl  any labelled files
  *   --list-dev                                also list the dev set's misgraded cases (train's are always listed)
  * The train set is also reported in two parts by story: a design part (its misgrades listed) and a
@@ -39,7 +39,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const listDev = args.includes('--list-dev');
 const fileArgs = args.filter((a) => !a.startsWith('--'));
-const files = fileArgs.length > 0 ? fileArgs.map((f) => path.resolve(f)) : ['train', 'dev'].map((s) => path.join(root, '..', 'shared', 'data', `grading-${s}.jsonl`));
+const files = fileArgs.length > 0 ? fileArgs.map((f) => path.resolve(f)) : ['train', 'dev'].map((s) => path.join(root, 'test', 'fixtures', 'grading', `grading-${s}.jsonl`));
 
 /**
  * The train set's stories, by the id of each one's first case (the file has no story field; these

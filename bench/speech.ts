@@ -34,7 +34,7 @@ import { gradeAnswer } from '../src/quiz/grading/grader.js';
 import { answerNeighbours } from '../src/quiz/grading/neighbours.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DATA = [path.join(ROOT, '..', 'shared', 'data', 'grading-dev.jsonl'), '/work/shared/data/grading-dev.jsonl'].find((f) => fs.existsSync(f));
+const DATA = [path.join(ROOT, 'test', 'fixtures', 'grading', 'grading-dev.jsonl')].find((f) => fs.existsSync(f));
 const MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 
 interface Case { id: string; question: string; expected: string; user: string; label: string }
@@ -93,7 +93,7 @@ function contextOf(c: Case) {
 }
 
 async function main(): Promise<void> {
-  if (!DATA) throw new Error('grading-dev.jsonl not found (expected ../shared/data/).');
+  if (!DATA) throw new Error('grading-dev.jsonl not found (expected test/fixtures/grading/).');
   const cases = fs.readFileSync(DATA, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Case).slice(0, limit);
   const keep = env.BENCH_AUDIO_DIR;
   const audioDir = keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-speech-'));
