@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import { makeClip } from '../fixtures/media.js';
 import { createTestDatabase } from '../helpers/pg-cluster.js';
-import { startInstance, type InstanceProcess } from '../helpers/instance-process.js';
+import type { InstanceProcess } from '../helpers/instance-process.js';
 import { startS3rver, type TestBucket } from '../storage/s3rver.js';
-import { filesUnder, isMediaFile, Tablet, waitForJob } from './tablet.js';
+import { filesUnder, isMediaFile, startDistrict, stopInstances, Tablet, waitForJob } from './tablet.js';
 
 /**
  * Issue #18's shape of a district: two web instances (JOB_CONCURRENCY=0, they only enqueue) and
@@ -41,19 +41,14 @@ describe.skipIf(!pgUrl)('two web instances and a worker on one PostgreSQL databa
       JOB_HEARTBEAT_SECONDS: '2',
       JOB_HEARTBEAT_TIMEOUT_SECONDS: '10',
     };
-    a = await startInstance('server', { ...env, JOB_CONCURRENCY: '0' });
-    [b, worker] = await Promise.all([
-      startInstance('server', { ...env, JOB_CONCURRENCY: '0' }),
-      startInstance('worker', { ...env, JOB_CONCURRENCY: '1' }, { readyText: 'worker ready' }),
-    ]);
+    ({ a, b, worker } = await startDistrict(env));
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.all([a, b, worker].filter(Boolean).map((p) => p.stop()));
+    await stopInstances([a, b, worker]);
     await db?.drop();
     await s3?.close();
     await fx?.close();
-    for (const p of [a, b, worker]) if (p) fs.rmSync(p.dataDir, { recursive: true, force: true });
     if (root) fs.rmSync(root, { recursive: true, force: true });
   });
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import WebSocket from 'ws';
-import type { InstanceProcess } from '../helpers/instance-process.js';
+import { startInstance, type InstanceProcess } from '../helpers/instance-process.js';
 
 /**
  * Helpers of the several-instance tests (issue #18): a client that talks to whichever instance
@@ -138,3 +138,24 @@ export function filesUnder(dir: string): string[] {
 
 /** What counts as a video's media on disk: anything under videos/, or a media or manifest file anywhere. */
 export const isMediaFile = (rel: string): boolean => rel.startsWith('videos/') || /\.(mp4|webm|mkv|m4a|jpg|jpeg|png|webp|vtt|srt|json|csv)$/i.test(rel);
+
+/**
+ * Issue #18's district: two web instances that only enqueue (JOB_CONCURRENCY=0) and one worker.
+ * A starts first (it runs the migrations), then B and the worker together. `webEnv` is added for
+ * the web instances only.
+ */
+export async function startDistrict(env: Record<string, string>, webEnv: Record<string, string> = {}): Promise<{ a: InstanceProcess; b: InstanceProcess; worker: InstanceProcess }> {
+  const a = await startInstance('server', { ...env, ...webEnv, JOB_CONCURRENCY: '0' });
+  const [b, worker] = await Promise.all([
+    startInstance('server', { ...env, ...webEnv, JOB_CONCURRENCY: '0' }),
+    startInstance('worker', { ...env, JOB_CONCURRENCY: '1' }, { readyText: 'worker ready' }),
+  ]);
+  return { a, b, worker };
+}
+
+/** Stops the processes that were started (any may be undefined after a failed start) and removes their DATA_DIRs. */
+export async function stopInstances(procs: readonly (InstanceProcess | undefined)[]): Promise<void> {
+  const started = procs.filter((p): p is InstanceProcess => Boolean(p));
+  await Promise.all(started.map((p) => p.stop()));
+  for (const p of started) fs.rmSync(p.dataDir, { recursive: true, force: true });
+}

@@ -7,13 +7,13 @@ import { startFixtureServer, type FixtureServer } from '../fixtures/server.js';
 import { makeClip, writeVideoPage, writeVtt } from '../fixtures/media.js';
 import { FakeProvider } from '../fake-provider/server.js';
 import { createTestDatabase } from '../helpers/pg-cluster.js';
-import { startInstance, type InstanceProcess } from '../helpers/instance-process.js';
+import type { InstanceProcess } from '../helpers/instance-process.js';
 import { startS3rver, type TestBucket } from '../storage/s3rver.js';
 import { S3MediaStore } from '../../src/storage/index.js';
 import { frameSetsIn } from '../../src/storage/keys.js';
 import { jpegSize } from '../../src/questions/segment-input.js';
 import { readSampleManifest } from '../../src/sample/sample.service.js';
-import { filesUnder, isMediaFile, Tablet, waitForJob, type Reply } from './tablet.js';
+import { filesUnder, isMediaFile, startDistrict, stopInstances, Tablet, waitForJob, type Reply } from './tablet.js';
 
 /**
  * Issue #18 "Done when": with DATABASE_URL, S3_* and JOB_CONCURRENCY=0, two web instances and one
@@ -80,23 +80,17 @@ describe.skipIf(!pgUrl)("the contract's whole flow on two web instances and a wo
       // the web instances import the bundled sample at start, both at once, into the bucket
       SAMPLE_IMPORT: 'true',
     };
-    // A starts first (it migrates); then B and the worker start together
-    a = await startInstance('server', { ...env, ...ai.env(), JOB_CONCURRENCY: '0' });
-    [b, worker] = await Promise.all([
-      startInstance('server', { ...env, ...ai.env(), JOB_CONCURRENCY: '0' }),
-      startInstance('worker', { ...env, JOB_CONCURRENCY: '1' }, { readyText: 'worker ready' }),
-    ]);
+    ({ a, b, worker } = await startDistrict(env, ai.env()));
   }, 240_000);
 
   afterAll(async () => {
-    await Promise.all([a, b, worker].filter(Boolean).map((p) => p.stop()));
+    await stopInstances([a, b, worker]);
     await sql?.end();
     await db?.drop();
     bucket?.close();
     await s3?.close();
     await fx?.close();
     await ai?.close();
-    for (const p of [a, b, worker]) if (p) fs.rmSync(p.dataDir, { recursive: true, force: true });
     if (root) fs.rmSync(root, { recursive: true, force: true });
   });
 
