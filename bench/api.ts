@@ -3,9 +3,15 @@
  *   npx tsx bench/api.ts [--seconds=6] [--concurrency=50] [--generator=wrk|node]
  *   (seconds per route, over 3 alternating rounds)
  * Starts the real app (temp data dir, bundled sample imported) and a bare Express handler on
- * 127.0.0.1 in a worker thread, then drives GET /api/final-questions/{sample} and
+ * 127.0.0.1, each server in its own worker thread, then drives GET /api/final-questions/{sample} and
  * POST /api/check_answer with 50 keep-alive connections, and prints each route against the bare
- * handler measured in the same run. The load comes from `wrk` (Debian's, a C program: much
+ * handler measured in the same run. The bare handler is served twice: by a stock
+ * `http.createServer(app)` (the baseline issue #16 set, "a bare Express handler") and by the
+ * service's own server (src/http/http-server.ts, which creates requests on Express's prototypes and
+ * makes every Express response cheaper, the bare one included); both ratios are printed. Each server
+ * has a worker (a V8 isolate) of its own: in one isolate, the stock server's per-request prototype
+ * swaps also slowed the other servers' code (measured: the service's server fell below the stock
+ * one), so sharing would measure each side with the other's cost. The load comes from `wrk` (Debian's, a C program: much
  * lighter than Node on the same two cores) when it is installed, else from a bounded loop of
  * requests in this process's main thread; the output says which. Exits 1 when a request fails.
  */
@@ -15,7 +21,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { Worker, isMainThread, parentPort } from 'node:worker_threads';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import express from 'express';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
@@ -39,11 +45,23 @@ const HOLD_MS = 300;
 
 interface Ports {
   app: number;
+  /** the bare handler on a stock http.createServer(app) */
   bare: number;
+  /** the same bare handler on the service's server (createHttpServer) */
+  bareService: number;
   videoId: string;
   segments: number;
   seeded: boolean;
   dataDir: string;
+}
+
+type Role = 'app' | 'bare' | 'bareService';
+interface Served {
+  port: number;
+  videoId?: string;
+  segments?: number;
+  seeded?: boolean;
+  dataDir?: string;
 }
 
 async function main(): Promise<void> {
@@ -52,11 +70,24 @@ async function main(): Promise<void> {
   const boot = `import(${JSON.stringify(tsxApi)}).then((api) => { api.register(); return import(${JSON.stringify(import.meta.url)}); });`;
   // what `npm start` runs with (Express's production settings); the worker copies this env
   process.env.NODE_ENV ??= 'production';
-  const worker = new Worker(boot, { eval: true });
-  const ports = await new Promise<Ports>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
+  const workers: Worker[] = [];
+  const start = (role: Role) =>
+    new Promise<Served>((resolve, reject) => {
+      const worker = new Worker(boot, { eval: true, workerData: { role } });
+      workers.push(worker);
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+  const [app, bare, bareService] = await Promise.all([start('app'), start('bare'), start('bareService')]);
+  const ports: Ports = {
+    app: app.port,
+    bare: bare.port,
+    bareService: bareService.port,
+    videoId: app.videoId!,
+    segments: app.segments!,
+    seeded: app.seeded!,
+    dataDir: app.dataDir!,
+  };
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   try {
     const cookie = await login(ports.app, agent);
@@ -67,16 +98,33 @@ async function main(): Promise<void> {
       { expected: 'pink and purple', user: 'pink', question: 'What colors were the flowers?' },
     ];
     const targets: Target[] = [
-      { name: 'bare GET (baseline)', port: ports.bare, method: 'GET', path: '/bare' },
-      { name: `GET /api/final-questions/${ports.videoId}`, port: ports.app, method: 'GET', path: `/api/final-questions/${ports.videoId}?companion=bunny`, cookie },
-      { name: 'bare POST (baseline)', port: ports.bare, method: 'POST', path: '/bare', body: () => JSON.stringify(answers[0]) },
-      { name: 'POST /api/check_answer', port: ports.app, method: 'POST', path: '/api/check_answer', cookie, body: (i) => JSON.stringify(answers[i % answers.length]) },
+      { name: 'bare GET (baseline, stock server)', port: ports.bare, method: 'GET', path: '/bare' },
+      { name: "bare GET (the service's server)", port: ports.bareService, method: 'GET', path: '/bare' },
+      {
+        name: `GET /api/final-questions/${ports.videoId}`,
+        port: ports.app,
+        method: 'GET',
+        path: `/api/final-questions/${ports.videoId}?companion=bunny`,
+        cookie,
+      },
+      { name: 'bare POST (baseline, stock server)', port: ports.bare, method: 'POST', path: '/bare', body: () => JSON.stringify(answers[0]) },
+      { name: "bare POST (the service's server)", port: ports.bareService, method: 'POST', path: '/bare', body: () => JSON.stringify(answers[0]) },
+      {
+        name: 'POST /api/check_answer',
+        port: ports.app,
+        method: 'POST',
+        path: '/api/check_answer',
+        cookie,
+        body: (i) => JSON.stringify(answers[i % answers.length]),
+      },
     ];
     const load =
       GENERATOR === 'wrk'
         ? 'wrk (one thread, a separate process)'
         : `Node http client in the main thread (${hasWrk() ? '--generator=node' : 'wrk not installed'})`;
-    console.log(`API bench: ${CONCURRENCY} concurrent keep-alive connections, ${SECONDS} s per route, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}`);
+    console.log(
+      `API bench: ${CONCURRENCY} concurrent keep-alive connections, ${SECONDS} s per route, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}`,
+    );
     console.log(`load generator: ${load}, NODE_ENV=${process.env.NODE_ENV}`);
     console.log(`video ${ports.videoId} (${ports.seeded ? 'seeded by the bench' : 'bundled sample'}), ${ports.segments} final-question segments\n`);
     const run = GENERATOR === 'wrk' ? runWrk : runNode;
@@ -92,13 +140,18 @@ async function main(): Promise<void> {
     targets.forEach((target, i) => {
       const r = results[i]!;
       const cpu = r.cpuUs === undefined ? '' : `   CPU ${fmt(r.cpuUs, 0).padStart(5)} us/req`;
-      console.log(`${target.name.padEnd(44)} ${fmt(r.rps, 0).padStart(8)} req/s   p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(7)} ms${cpu}   errors ${r.errors}`);
+      console.log(
+        `${target.name.padEnd(44)} ${fmt(r.rps, 0).padStart(8)} req/s   p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(7)} ms${cpu}   errors ${r.errors}`,
+      );
     });
-    const [bareGet, fq, barePost, check] = results as [Result, Result, Result, Result];
+    const [bareGet, bareGetService, fq, barePost, barePostService, check] = results as Result[] as [Result, Result, Result, Result, Result, Result];
     console.log(`\n(p50 and p99: the median of the ${ROUNDS} rounds' own percentiles)`);
-    console.log('ratios against the bare handler (same run):');
+    console.log('ratios against the bare handler on a stock server (the baseline of issue #16; same run):');
     console.log(`  final-questions: throughput ${fmt(fq.rps / bareGet.rps, 2)}x, p99 ${fmt(fq.p99 / bareGet.p99, 2)}x`);
     console.log(`  check_answer:    throughput ${fmt(check.rps / barePost.rps, 2)}x, p99 ${fmt(check.p99 / barePost.p99, 2)}x`);
+    console.log("ratios against the bare handler on the service's own server (what the routes add to Express's floor):");
+    console.log(`  final-questions: throughput ${fmt(fq.rps / bareGetService.rps, 2)}x`);
+    console.log(`  check_answer:    throughput ${fmt(check.rps / barePostService.rps, 2)}x`);
     if (fq.cpuUs && check.cpuUs && bareGet.cpuUs && barePost.cpuUs) {
       // the server's CPU per request (the process serves; wrk runs apart): steadier than req/s
       // when other work shares the cores, since time spent waiting for a core is not counted
@@ -111,7 +164,9 @@ async function main(): Promise<void> {
       console.log(`\nramp-up: ${CONCURRENCY} connections opened at once, 1 s without the hold (Node accepts one connection per event-loop turn):`);
       for (const target of targets) {
         const r = await runWrk(target, agent, 1, false);
-        console.log(`  ${target.name.padEnd(42)} p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(7)} ms   max ${fmt(r.max ?? 0, 0).padStart(5)} ms`);
+        console.log(
+          `  ${target.name.padEnd(42)} p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(7)} ms   max ${fmt(r.max ?? 0, 0).padStart(5)} ms`,
+        );
       }
     }
     await transferredBytes(ports.app, agent);
@@ -120,7 +175,7 @@ async function main(): Promise<void> {
     process.exitCode = errors > 0 ? 1 : 0;
   } finally {
     agent.destroy();
-    await worker.terminate();
+    await Promise.all(workers.map((w) => w.terminate()));
     fs.rmSync(ports.dataDir, { recursive: true, force: true });
   }
 }
@@ -203,10 +258,14 @@ wrk.method = ${JSON.stringify(target.method)}
 -- starts (see HOLD_MS); wrk starts a request's clock after its delay, and the hold is taken off
 -- the round's duration below
 local held = 0
-${holdMs ? `delay = function()
+${
+  holdMs
+    ? `delay = function()
   if held < ${CONCURRENCY} then held = held + 1; return ${holdMs} end
   return 0
-end` : ''}
+end`
+    : ''
+}
 ${target.cookie ? `wrk.headers["Cookie"] = ${JSON.stringify(target.cookie)}` : ''}
 ${bodies.length ? 'wrk.headers["Content-Type"] = "application/json"' : ''}
 local bodies = { ${bodies.map((b) => `[==[${b}]==]`).join(', ')} }
@@ -295,7 +354,13 @@ async function transferredBytes(port: number, agent: http.Agent): Promise<void> 
   const page = await get(port, agent, '/kids', 'identity');
   const base = /(\/static\/[0-9a-f]+)\/kids\//.exec(page.body.toString())?.[1] ?? '/static';
   const kidsDir = path.join(import.meta.dirname, '..', 'public', 'kids');
-  const urls = ['/kids', ...fs.readdirSync(kidsDir).sort().map((f) => `${base}/kids/${f}`)];
+  const urls = [
+    '/kids',
+    ...fs
+      .readdirSync(kidsDir)
+      .sort()
+      .map((f) => `${base}/kids/${f}`),
+  ];
   const totals = { identity: 0, gzip: 0, br: 0 };
   for (const url of urls) {
     for (const enc of ['identity', 'gzip', 'br'] as const) totals[enc] += (await get(port, agent, url, enc)).body.length;
@@ -316,8 +381,23 @@ function get(port: number, agent: http.Agent, p: string, encoding: string): Prom
   });
 }
 
-/** Worker thread: the real app and the bare handler, each on its own port. */
-async function serve(): Promise<void> {
+/** Worker thread: one server (the real app, or the bare handler on one of the two servers). */
+async function serve(role: Role): Promise<void> {
+  const listen = (server: http.Server) =>
+    new Promise<number>((resolve) => {
+      server.keepAliveTimeout = 60_000;
+      server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+    });
+  const { createHttpServer } = await import('../src/http/http-server.js');
+  if (role !== 'app') {
+    const bare = express();
+    bare.use(express.json());
+    bare.get('/bare', (_req, res) => void res.json({ success: true, segments: [] }));
+    bare.post('/bare', (req, res) => void res.json({ ...req.body, status: 'correct', similarity: 1 }));
+    const port = await listen(role === 'bare' ? http.createServer(bare) : createHttpServer(bare));
+    parentPort?.postMessage({ port } satisfies Served);
+    return;
+  }
   const { loadConfig } = await import('../src/config.js');
   const { openDatabase } = await import('../src/db/database.js');
   const { createLogger } = await import('../src/logger.js');
@@ -331,20 +411,9 @@ async function serve(): Promise<void> {
   const built = await createApp({ config, db, logger: createLogger(config.LOG_LEVEL) });
   const { videoId, seeded } = await sampleVideo(db, dataDir);
   const segments = (await db.all('SELECT 1 AS one FROM review_segments WHERE video_id = ?', [videoId])).length;
-
-  const bare = express();
-  bare.use(express.json());
-  bare.get('/bare', (_req, res) => void res.json({ success: true, segments: [] }));
-  bare.post('/bare', (req, res) => void res.json({ ...req.body, status: 'correct', similarity: 1 }));
-
-  const listen = (app: http.RequestListener) =>
-    new Promise<number>((resolve) => {
-      const server = http.createServer(app);
-      server.keepAliveTimeout = 60_000;
-      server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-    });
-  const ports: Ports = { app: await listen(built.app), bare: await listen(bare), videoId, segments, seeded, dataDir };
-  parentPort?.postMessage(ports);
+  // the service as `npm start` serves it (src/server.ts)
+  const port = await listen(createHttpServer(built.app));
+  parentPort?.postMessage({ port, videoId, segments, seeded, dataDir } satisfies Served);
 }
 
 /**
@@ -361,8 +430,14 @@ async function sampleVideo(db: import('../src/db/database.js').Database, dataDir
     segment_range_start: k * 20,
     segment_range_end: (k + 1) * 20,
     questions: [
-      { question_type: 'action', question: `What does the duck do in part ${k + 1}?`, answer: 'it swims', llm_ranking: 1, expert_ranking: 1,
-        variants: [{ companion: 'bunny', question: `Hop hop! What does the duck do in part ${k + 1}?`, chosen: true }] },
+      {
+        question_type: 'action',
+        question: `What does the duck do in part ${k + 1}?`,
+        answer: 'it swims',
+        llm_ranking: 1,
+        expert_ranking: 1,
+        variants: [{ companion: 'bunny', question: `Hop hop! What does the duck do in part ${k + 1}?`, chosen: true }],
+      },
     ],
   }));
   // awaited: the questions feature's import becomes async with issue #18
@@ -372,4 +447,4 @@ async function sampleVideo(db: import('../src/db/database.js').Database, dataDir
 
 // Last, so every constant above is initialised before either side starts.
 if (isMainThread) await main();
-else await serve();
+else await serve((workerData as { role: Role }).role);

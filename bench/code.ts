@@ -23,6 +23,7 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { createCodeRunner } from '../src/code-runner/index.js';
 import { createApp, type BuiltApp } from '../src/app.js';
+import { createHttpServer } from '../src/http/http-server.js';
 import { openDatabase, type Db } from '../src/db/database.js';
 import { configuredLimits } from '../src/code-runner/limits.js';
 import { buildSandboxCommand } from '../src/code-runner/sandbox-args.js';
@@ -126,7 +127,7 @@ function post(path_: string, body: unknown): Promise<{ status: number; body: str
 async function startWeb(): Promise<void> {
   web.db = openDatabase(path.join(config.dataDir, 'app.sqlite'));
   web.app = await createApp({ config, db: web.db, logger: createLogger('silent') });
-  web.server = http.createServer(web.app.app);
+  web.server = createHttpServer(web.app.app);
   await new Promise<void>((resolve) => web.server!.listen(0, '127.0.0.1', () => resolve()));
   web.port = (web.server.address() as AddressInfo).port;
   const login = await post('/api/admin/verify-access', { password: ADMIN_PASSWORD });

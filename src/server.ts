@@ -1,9 +1,9 @@
-import http from 'node:http';
 import { ConfigError, loadConfig, readEnv, type Config } from './config.js';
 import { openAppDatabase } from './db/open.js';
 import { createLogger } from './logger.js';
 import { createApp } from './app.js';
 import { installShutdown, trackRequests } from './http/graceful-shutdown.js';
+import { createHttpServer } from './http/http-server.js';
 
 /** Start-up: config -> database (migrate) -> app -> HTTP server + WebSocket upgrades -> listen. */
 async function main(): Promise<void> {
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   config = opened.config;
   const db = opened.db;
   const built = await createApp({ config, db, logger });
-  const server = http.createServer(built.app);
+  const server = createHttpServer(built.app);
   const requests = trackRequests(server);
   server.on('upgrade', (req, socket, head) => built.upgrades.handle(req, socket, head));
   server.listen(config.PORT, config.HOST, () => {

@@ -9,6 +9,7 @@ import { type DatabaseRoot, openAppDatabase } from '../../src/db/open.js';
 import { createTestDatabase } from './pg-cluster.js';
 import { createLogger } from '../../src/logger.js';
 import { createApp, type BuiltApp } from '../../src/app.js';
+import { createHttpServer } from '../../src/http/http-server.js';
 
 /**
  * The real app on a throwaway DATA_DIR with its own SQLite file, for tests, benchmarks and
@@ -102,7 +103,7 @@ export async function startTempApp(env: Record<string, string> = {}, dataDir?: s
     dataDir: dir,
     async listen() {
       if (!server) {
-        server = http.createServer(built.app);
+        server = createHttpServer(built.app);
         server.on('upgrade', (req, socket, head) => built.upgrades.handle(req, socket, head));
         await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', () => resolve()));
       }
