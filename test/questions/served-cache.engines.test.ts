@@ -198,6 +198,20 @@ for (const engine of ENGINES) {
       expect((await finalQuestions(db, v.id, null))[0]!.question).toBe('Written meanwhile?');
     });
 
+    it('tells two lives of one video id apart: deleted and added again, its revision restarts at 0', async () => {
+      const v = await video();
+      const first = await finalQuestions(db, v.id, null);
+      const r = await rev(db, v.id);
+      await db.run('DELETE FROM videos WHERE id = ?', [v.id]);
+      await db.run("INSERT INTO videos (id, title, duration_seconds, created_at) VALUES (?, 'V again', 60, '2999-01-01T00:00:00.000Z')", [v.id]);
+      await importReviewedQuestions(db, v.id, { segments: [{ segment_range_start: 0, segment_range_end: 10, questions: [q('Another life?', 1)] }] });
+      // as if as many edits had happened since: same id, same revision, other questions
+      await db.run('UPDATE videos SET questions_rev = ? WHERE id = ?', [r, v.id]);
+      const second = await finalQuestions(db, v.id, null);
+      expect(second).not.toBe(first);
+      expect(second).toMatchObject([{ question: 'Another life?' }]);
+    });
+
     it('never caches inside a transaction (an uncommitted revision can be rolled back)', async () => {
       const v = await video();
       const s0 = servedCacheStats(db);
