@@ -9,7 +9,7 @@ import { PgDatabase } from '../../src/db/postgres.js';
 import { finalQuestions } from '../../src/questions/final.service.js';
 import { importReviewedQuestions } from '../../src/questions/import.js';
 import { saveFinal, updateQuestions } from '../../src/questions/review.service.js';
-import { insertQuestion, replaceSegmentQuestions } from '../../src/questions/review.repository.js';
+import { clearVideoQuestions, insertQuestion, replaceSegmentQuestions, setRegenerated } from '../../src/questions/review.repository.js';
 import { chooseVariant, clearChoice, deleteVariantsOf, insertVariant } from '../../src/questions/variants.repository.js';
 import { servedCacheStats, servedSegments } from '../../src/questions/served-cache.js';
 import { createTestDatabase } from '../helpers/pg-cluster.js';
@@ -107,6 +107,11 @@ for (const engine of ENGINES) {
       await bumps(v.id, () => clearChoice(db, v.id, seg, 'pig'));
       await bumps(v.id, () => deleteVariantsOf(db, v.top));
       expect((await finalQuestions(db, v.id, 'pig'))[0]).toMatchObject({ question: 'Top, edited?', companion: null });
+      // a regenerated question, then the video's questions cleared (a new generation run)
+      await bumps(v.id, () => setRegenerated(db, v.top, { question_type: 'feeling', question: 'Regenerated?', answer: 'b' }, 'x', 'ex'));
+      expect((await finalQuestions(db, v.id, null))[0]).toMatchObject({ question: 'Regenerated?', answer: 'b' });
+      await bumps(v.id, () => clearVideoQuestions(db, v.id));
+      expect(await finalQuestions(db, v.id, null)).toEqual([]);
     });
 
     it('moves when a question is deleted with its variants and pick by cascade, and when a segment set is replaced', async () => {
