@@ -114,6 +114,9 @@ export async function moveToPostgres(options: MoveOptions): Promise<MoveResult> 
       );
     }
 
+    // videos.questions_rev (migration 012) is copied like any column; PostgreSQL's triggers then
+    // add 1 per copied segment, question, variant and pick. Harmless: a revision only has to move
+    // when served questions change, and a fresh database has no instance with a cache yet.
     const secret = options.sessionSecret === 'env' ? null : options.sessionSecret;
     const counts: Record<string, number> = {};
     const batch = Math.max(1, options.batchRows ?? 500);

@@ -51,6 +51,14 @@ export async function servedQuestions(db: Database, videoId: string, companion: 
   );
 }
 
+/**
+ * The video's revision of what children are served (moved by migration 012's triggers on every
+ * change servedQuestions can see) and the row's creation time; undefined when there is no video.
+ */
+export async function questionsRevision(db: Database, videoId: string): Promise<{ rev: number; born: string } | undefined> {
+  return db.first<{ rev: number; born: string }>('SELECT questions_rev AS rev, created_at AS born FROM videos WHERE id = ?', [videoId]);
+}
+
 /** Per video: finalized segments that still have a question to serve. */
 export async function finalSegmentCounts(db: Database): Promise<{ video_id: string; n: number }[]> {
   const rows = await db.all<{ video_id: string; n: number }>(

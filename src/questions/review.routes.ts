@@ -7,7 +7,7 @@ import { assertVideoAccess } from '../videos/access.js';
 import { readQuestionExport, writeQuestionExport } from './export.js';
 import { mediaStore } from '../storage/index.js';
 import { finalQuestions } from './final.service.js';
-import { finalQuestionsResponseSchema, type FinalQuestionSegment } from './questions.schema.js';
+import { finalQuestionsResponseSchema } from './questions.schema.js';
 import { videoForQuestions } from './review.repository.js';
 import { annotationsBody, finalQuery, saveDraftBody, saveFinalBody, updateQuestionsBody, videoParams } from './review.schema.js';
 import { listAnnotations, reviewState, saveAnnotations, saveDraft, saveFinal, updateQuestions } from './review.service.js';
@@ -25,7 +25,8 @@ export function registerReviewRoutes(ctx: AppContext): void {
   const { api, db, config } = ctx;
 
   const finalBody = async (videoId: string, companion: Companion | null) => {
-    const segments: FinalQuestionSegment[] = await finalQuestions(db, videoId, companion);
+    // frozen and shared with other requests (served-cache.ts): serialized as it is
+    const segments = await finalQuestions(db, videoId, companion);
     return segments.length
       ? { success: true, video_id: videoId, companion, segments }
       : { success: false, video_id: videoId, companion, segments, error: 'This video has no final questions yet.' };

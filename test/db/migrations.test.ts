@@ -133,6 +133,16 @@ describe.skipIf(!pgUrl)('migrations on both engines', () => {
         // schema_migrations.applied_at: SQLite's predates this check (datetime('now'))
         expect(b[table], table).toEqual(a[table]);
       }
+      // the same row triggers (migration 012's questions_rev): table and event, on both engines
+      const liteTriggers = (await lite.all<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'trigger'")).map((t) => {
+        const m = /AFTER (INSERT|UPDATE|DELETE) ON (\w+)/i.exec(t.sql)!;
+        return `${m[2]} ${m[1]!.toUpperCase()}`;
+      });
+      const pgTriggers = (
+        await pgdb.all<{ t: string; e: string }>("SELECT event_object_table AS t, event_manipulation AS e FROM information_schema.triggers WHERE action_timing = 'AFTER'")
+      ).map((r) => `${r.t} ${r.e}`);
+      expect(liteTriggers.length).toBeGreaterThanOrEqual(12);
+      expect(pgTriggers.sort()).toEqual(liteTriggers.sort());
       // the same versions recorded, and a second run applies nothing
       expect(await pgdb.all('SELECT version, name FROM schema_migrations ORDER BY version')).toEqual(
         await lite.all('SELECT version, name FROM schema_migrations ORDER BY version'),

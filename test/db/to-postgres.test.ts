@@ -8,6 +8,7 @@ import { Db } from '../../src/db/database.js';
 import { migratePostgres } from '../../src/db/migrate.js';
 import { PgDatabase } from '../../src/db/postgres.js';
 import { MoveRefused, moveToPostgres } from '../../src/db/to-postgres.js';
+import { finalQuestions } from '../../src/questions/final.service.js';
 import { createFamily, loginAdmin, loginChild, startTestApp, type TestFamily } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/pg-cluster.js';
 
@@ -102,6 +103,18 @@ describe.skipIf(!pgUrl)('npm run db:to-postgres', () => {
         family.child.child_id,
       ]);
       expect(attempt).toEqual({ child_id: family.child.child_id, watch_minutes: 2.25, question_count: 2, correct_count: 1 });
+      // children are served the same questions; the revision only moved on (migration 012's
+      // triggers fire for the copied rows), so no instance can mistake it for an older one
+      const lite = new Db(path.join(dir, 'app.sqlite'));
+      try {
+        const sample = (await lite.first<{ id: string; r: number }>('SELECT id, questions_rev AS r FROM videos WHERE is_sample = 1'))!;
+        const served = await finalQuestions(lite, sample.id, 'pig');
+        expect(served.length).toBeGreaterThan(0);
+        expect(await finalQuestions(pg, sample.id, 'pig')).toEqual(served);
+        expect((await pg.first<{ r: number }>('SELECT questions_rev AS r FROM videos WHERE id = ?', [sample.id]))!.r).toBeGreaterThan(sample.r);
+      } finally {
+        await lite.close();
+      }
       // identities continue after the copied ids
       const top = (await pg.first<{ m: number }>('SELECT MAX(id) AS m FROM quiz_attempts'))!.m;
       const next = await pg.first<{ id: number }>("INSERT INTO quiz_attempts (child_id, video_id, interaction_mode) VALUES (?, 'v', 'strict') RETURNING id", [
