@@ -7,7 +7,9 @@
  * NODE_ENV=production, LOG_LEVEL=warn so no per-request log line) in real processes: one on a
  * SQLite file, two on one database of a throwaway PostgreSQL cluster (test/helpers/pg-cluster.ts).
  * Through the API it creates an expert, a child in a family with a code, assigns the bundled
- * sample, and logs a tablet (child session) in on each instance. Configurations: SQLite 1
+ * sample, and logs a tablet (child session) in on each instance (lib/scale-setup.ts). With wrk,
+ * each connection's first request is held so the connection ramp-up is in no figure
+ * (lib/ramp-up.ts); the output says so. Configurations: SQLite 1
  * instance (the baseline), PostgreSQL 1 instance, PostgreSQL 2 instances (one load generator per
  * instance, the connections split between them, throughput summed, the worse p99 reported).
  * Two instances on one SQLite file is not a supported set-up and is not measured.
@@ -31,9 +33,11 @@ import { createTestDatabase, freePort, startPgCluster } from '../test/helpers/pg
 import { startInstance, type InstanceProcess } from '../test/helpers/instance-process.js';
 import { Cleanup } from './lib/cleanup.js';
 import { hasWrk, runNodeLoad, runningLoads, runWrk, type LoadResult, type LoadTarget } from './lib/load.js';
+import { HOLD_MS } from './lib/ramp-up.js';
 import { activityPerRequest, backgroundPerSecond, formatActivity, type PgActivity, pgActivity, settleMs } from './lib/pg-stats.js';
 import { processCpuUs, processTreeCpuUs, ticksPerSecond } from './lib/proc-cpu.js';
-import { attemptBodies, checkAnswerBodies, combineRounds, formatTable, rowsVerdict, type CellResult, type Round } from './lib/scale-report.js';
+import { combineRounds, formatTable, rowsVerdict, type CellResult, type Round } from './lib/scale-report.js';
+import { ADMIN_PASSWORD, setUp, type BenchData } from './lib/scale-setup.js';
 
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const SECONDS = Number(arg('seconds') ?? 3);
@@ -42,19 +46,14 @@ const GENERATOR = arg('generator') ?? (hasWrk() ? 'wrk' : 'node');
 const ROUNDS = 3;
 const STATS_REQUESTS = 200;
 const ROOT = path.resolve(import.meta.dirname, '..');
-const ADMIN_PASSWORD = 'bench-scale-admin-password';
-const VIDEO = 'sample-red-ball';
 
 /** one engine's database as the bench sees it: its instances, and how to count saved scores */
-interface Engine {
+interface Engine extends BenchData {
   name: 'SQLite' | 'PostgreSQL';
   instances: InstanceProcess[];
   countAttempts(): Promise<number>;
   /** PostgreSQL's CPU (postmaster and backends), µs; undefined for SQLite (inside the web process) */
   dbCpuUs(): number | undefined;
-  bodies: { check: string[]; save: string[] };
-  /** a logged-in child session cookie per instance */
-  cookies: string[];
 }
 
 interface Cell {
@@ -140,6 +139,7 @@ async function main(): Promise<void> {
         `${CONCURRENCY} keep-alive connections in all (split between instances), ${ROUNDS} rounds of ${perRound} s per cell`,
     );
     console.log('web instances: node dist/server.js, NODE_ENV=production, LOG_LEVEL=warn; child session cookie; bundled sample video');
+    console.log(rampUpNote());
     console.log('two instances on one SQLite file: not a supported set-up (one writer process per file), not measured\n');
 
     // PostgreSQL's statements per request, before any load (a backlog or late counts from an
@@ -194,6 +194,14 @@ async function main(): Promise<void> {
     for (const f of failures) console.error(`cleanup: ${f}`);
   }
   process.exitCode = failed ? 1 : 0;
+}
+
+/** What the output says about the connection ramp-up (HOLD_MS in bench/lib/ramp-up.ts), per load generator. */
+function rampUpNote(): string {
+  return GENERATOR === 'wrk'
+    ? `ramp-up excluded: each wrk connection's first request waits ${HOLD_MS} ms, so every connection is accepted before the load ` +
+        "(Node accepts one connection per event-loop turn); the hold is in no latency and is taken off each round's duration"
+    : "ramp-up included: the Node load sends each connection's first request at once (only the wrk load holds it)";
 }
 
 /** One cell for `seconds`: one load per instance at once, with CPU and row counts around it. */
@@ -259,48 +267,6 @@ async function waitIdle(instances: InstanceProcess[]): Promise<void> {
     await new Promise((r) => setTimeout(r, 300));
     calm = cpu() - before <= quiet ? calm + 1 : 0;
   }
-}
-
-/** JSON call with a cookie; returns the status, body and the session cookie it set (if any). */
-async function call(base: string, method: string, url: string, json?: unknown, cookie?: string) {
-  const headers: Record<string, string> = {};
-  if (cookie) headers.cookie = cookie;
-  if (json !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(base + url, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) });
-  const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-  if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(body)}`);
-  const set = res.headers.get('set-cookie');
-  return { body, cookie: set ? set.split(';')[0]! : cookie };
-}
-
-/**
- * Through the API on the first instance: an expert, a child in a family with a code, the sample
- * assigned to the expert; then a tablet logged in with the family code on every instance, and
- * the request bodies built from the sample's final questions as a child session gets them.
- */
-async function setUp(instances: InstanceProcess[]): Promise<Pick<Engine, 'bodies' | 'cookies'>> {
-  const first = instances[0]!.url;
-  const admin = (await call(first, 'POST', '/api/admin/verify-access', { password: ADMIN_PASSWORD })).cookie;
-  const expertCode = 'bench-expert-code-7f3k';
-  const familyCode = 'bench-family-code-9q2m';
-  await call(first, 'POST', '/api/admin/experts', { expert_id: 'bench-expert', display_name: 'Bench Expert', password: expertCode }, admin);
-  const child = (await call(first, 'POST', '/api/admin/children', { expert_id: 'bench-expert', first_name: 'Mia' }, admin)).body.child as {
-    child_id: string;
-    parent_id: string;
-  };
-  await call(first, 'POST', '/api/admin/videos/assignments', { video_id: VIDEO, expert_id: 'bench-expert' }, admin);
-  const expert = (await call(first, 'POST', '/api/expert/login', { access_code: expertCode })).cookie;
-  await call(first, 'PUT', `/api/expert/parents/${child.parent_id}/login-code`, { login_code: familyCode }, expert);
-  const cookies: string[] = [];
-  for (const inst of instances) {
-    const tablet = (await call(inst.url, 'POST', '/api/learners/parents/login', { access_code: familyCode })).cookie;
-    const picked = (await call(inst.url, 'POST', '/api/learners/session/child', { child_id: child.child_id }, tablet)).cookie;
-    cookies.push(picked!);
-  }
-  const final = (await call(first, 'GET', `/api/final-questions/${VIDEO}?companion=bunny`, undefined, cookies[0])).body;
-  const segments = final.segments as { segment_range_start: number; segment_range_end: number; question: string; answer: string }[];
-  if (!segments?.length) throw new Error(`the sample has no final questions: ${JSON.stringify(final).slice(0, 300)}`);
-  return { cookies, bodies: { check: checkAnswerBodies(segments), save: attemptBodies(child.child_id, VIDEO, segments) } };
 }
 
 await main();

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { HOLD_MS, measuredSeconds, wrkHoldLua } from './ramp-up.js';
 
 /**
  * HTTP load for benches: wrk (Debian's, a C program in its own process, light on a 2-core
@@ -46,10 +47,12 @@ export function luaLongString(s: string): string {
 
 /**
  * wrk's script: the method, cookie and content type on every request, the bodies in turn, and
- * at the end one line `RESULT {json}` with the counts and the p50/p99 in microseconds.
+ * at the end one line `RESULT {json}` with the counts and the p50/p99 in microseconds. With
+ * `hold`, each of its connections' first request waits hold.ms (the ramp-up: ramp-up.ts).
  */
-export function wrkScript(target: Pick<LoadTarget, 'method' | 'cookie' | 'bodies'>): string {
+export function wrkScript(target: Pick<LoadTarget, 'method' | 'cookie' | 'bodies'>, hold?: { connections: number; ms: number }): string {
   const lines = [`wrk.method = ${luaLongString(target.method)}`];
+  if (hold && hold.ms > 0) lines.push(wrkHoldLua(hold.connections, hold.ms));
   if (target.cookie) lines.push(`wrk.headers["Cookie"] = ${luaLongString(target.cookie)}`);
   if (target.bodies.length) lines.push('wrk.headers["Content-Type"] = "application/json"');
   lines.push(
@@ -69,21 +72,25 @@ export function wrkScript(target: Pick<LoadTarget, 'method' | 'cookie' | 'bodies
   return `${lines.join('\n')}\n`;
 }
 
-/** The `RESULT` line of wrkScript's output as a LoadResult. */
-export function parseWrkOutput(out: string): LoadResult {
+/** The `RESULT` line of wrkScript's output as a LoadResult; `holdMs` (the script's hold) is taken off the duration. */
+export function parseWrkOutput(out: string, holdMs = 0): LoadResult {
   const line = /^RESULT (\{.*\})$/m.exec(out)?.[1];
   if (!line) throw new Error(`no RESULT line in wrk's output:\n${out.slice(0, 2000)}`);
   const r = JSON.parse(line) as { requests: number; us: number; p50: number; p99: number; status: number; socket: number };
-  return { requests: r.requests, seconds: r.us / 1e6, p50: r.p50 / 1000, p99: r.p99 / 1000, badStatus: r.status, socketErrors: r.socket };
+  return { requests: r.requests, seconds: measuredSeconds(r.us, holdMs), p50: r.p50 / 1000, p99: r.p99 / 1000, badStatus: r.status, socketErrors: r.socket };
 }
 
 /** Child processes of running loads, so a Ctrl-C can end them (see Cleanup). */
 export const runningLoads = new Set<import('node:child_process').ChildProcess>();
 
-/** One wrk process: one thread, `connections` keep-alive connections, whole `seconds` (at least 1). */
-export async function runWrk(target: LoadTarget, connections: number, seconds: number): Promise<LoadResult> {
+/**
+ * One wrk process: one thread, `connections` keep-alive connections, whole `seconds` (at least 1),
+ * each connection's first request held `holdMs` (HOLD_MS unless told: ramp-up.ts) and the hold
+ * taken off the duration, so neither the throughput nor the percentiles include the ramp-up.
+ */
+export async function runWrk(target: LoadTarget, connections: number, seconds: number, holdMs = HOLD_MS): Promise<LoadResult> {
   const script = path.join(os.tmpdir(), `kvq-bench-wrk-${process.pid}-${Math.random().toString(36).slice(2)}.lua`);
-  fs.writeFileSync(script, wrkScript(target));
+  fs.writeFileSync(script, wrkScript(target, { connections, ms: holdMs }));
   try {
     const args = ['-t1', `-c${connections}`, `-d${Math.max(1, Math.round(seconds))}s`, '--timeout', '10s', '-s', script, target.url];
     const out = await new Promise<string>((resolve, reject) => {
@@ -98,7 +105,7 @@ export async function runWrk(target: LoadTarget, connections: number, seconds: n
         else reject(new Error(`wrk exited with ${code}:\n${text}`));
       });
     });
-    return parseWrkOutput(out);
+    return parseWrkOutput(out, holdMs);
   } finally {
     fs.rmSync(script, { force: true });
   }

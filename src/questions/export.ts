@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.js';
 import { COMPANIONS } from '../config.js';
 import type { MediaStore } from '../storage/media-store.js';
-import { videoKey } from '../storage/keys.js';
+import { FRAMES_DELIMITER, VIDEOS_PREFIX, videoKey } from '../storage/keys.js';
 import { VIDEO_ID_RE } from '../http/ids.js';
 import { QUESTION_EXPORT_FILE } from './counts.js';
 import { finalQuestions } from './final.service.js';
@@ -67,19 +67,19 @@ export async function readQuestionExport(store: MediaStore, videoId: string): Pr
 
 /**
  * Where each of these videos' export is (`question_file` of the admin list: a path, or
- * s3://bucket/key), for the videos that have one. One stat per video, a few at a time; only
- * videos that have questions are asked about, since only they can have an export.
+ * s3://bucket/key), for the videos that have one. ONE listing of `videos/` finds them all (with
+ * S3 one ListObjectsV2 page per ~1000 files beside the videos; a HEAD per video was one round
+ * trip each on every admin list): the frame sets are folded by the delimiter, so thousands of
+ * frames cost one entry per set. No listing at all when no video is asked about.
  */
 export async function questionExportLocations(store: MediaStore, videoIds: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const ids = videoIds.filter((id) => VIDEO_ID_RE.test(id));
-  for (let i = 0; i < ids.length; i += 8) {
-    await Promise.all(
-      ids.slice(i, i + 8).map(async (id) => {
-        const key = questionExportKey(id);
-        if (await store.exists(key)) out.set(id, store.location(key));
-      }),
-    );
+  if (ids.length === 0) return out;
+  const keys = new Set(await store.list(VIDEOS_PREFIX, { delimiter: FRAMES_DELIMITER }));
+  for (const id of ids) {
+    const key = questionExportKey(id);
+    if (keys.has(key)) out.set(id, store.location(key));
   }
   return out;
 }

@@ -39,6 +39,15 @@ function checkSet(set: string | null | undefined): string {
   return s;
 }
 
+/**
+ * Every frame set's folder starts with `frames` (FRAMES_SET_RE): as a listing's delimiter,
+ * `/frames` folds each set into one entry, so a listing of `videos/` returns the files beside
+ * the videos (video, thumbnail, subtitles, questions export), not their thousands of frames
+ * (questions/export.ts). A file whose name starts with `frames` is folded too; such a listing
+ * must only look for names that do not.
+ */
+export const FRAMES_DELIMITER = `/${FRAMES_DIR_NAME}`;
+
 /** A fresh set name: `frames-<time><random>` (sorts by creation time; never `frames` itself). */
 export const newFramesSet = (): string => `${FRAMES_DIR_NAME}-${Date.now().toString(36)}${crypto.randomBytes(4).toString('hex')}`;
 export const framesPrefix = (videoId: string, set?: string | null): string => `${videoPrefix(videoId)}${checkSet(set)}/`;

@@ -2,7 +2,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { safeJoin } from '../http/ids.js';
-import { assertKey, assertPrefix, RangeNotSatisfiable, type ByteRange, type MediaRead, type MediaStat, type MediaStore } from './media-store.js';
+import {
+  assertKey,
+  assertPrefix,
+  foldedByDelimiter,
+  MediaStoreBase,
+  RangeNotSatisfiable,
+  type ByteRange,
+  type ListOptions,
+  type MediaRead,
+  type MediaStat,
+  type MediaStore,
+} from './media-store.js';
 
 const isMissing = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR';
 const rand = () => crypto.randomBytes(6).toString('hex');
@@ -13,10 +24,12 @@ const rand = () => crypto.randomBytes(6).toString('hex');
  * which no key can name (every key segment starts with a letter or digit), so they are never
  * listed or served; a crash leaves only dot-names, swept at the next start.
  */
-export class LocalMediaStore implements MediaStore {
+export class LocalMediaStore extends MediaStoreBase implements MediaStore {
   readonly kind = 'local' as const;
 
-  constructor(readonly root: string) {}
+  constructor(readonly root: string) {
+    super();
+  }
 
   private file(key: string): string {
     return safeJoin(this.root, ...assertKey(key).split('/'));
@@ -90,10 +103,6 @@ export class LocalMediaStore implements MediaStore {
     }
   }
 
-  async exists(key: string): Promise<boolean> {
-    return (await this.stat(key)) !== null;
-  }
-
   async read(key: string, range?: ByteRange): Promise<MediaRead | null> {
     const st = await this.stat(key);
     if (!st) return null;
@@ -118,8 +127,9 @@ export class LocalMediaStore implements MediaStore {
     return n;
   }
 
-  async list(prefix: string): Promise<string[]> {
+  async list(prefix: string, opts: ListOptions = {}): Promise<string[]> {
     const dir = this.dir(prefix);
+    const folded = (relKey: string) => foldedByDelimiter(prefix, relKey, opts.delimiter);
     const out: string[] = [];
     const walk = (d: string, rel: string) => {
       let entries: fs.Dirent[];
@@ -131,8 +141,10 @@ export class LocalMediaStore implements MediaStore {
       }
       for (const e of entries) {
         if (e.name.startsWith('.')) continue;
-        if (e.isDirectory()) walk(path.join(d, e.name), `${rel}${e.name}/`);
-        else if (e.isFile()) out.push(`${rel}${e.name}`);
+        // a folder whose path already holds the delimiter is folded whole: not walked at all
+        if (e.isDirectory()) {
+          if (!folded(`${rel}${e.name}/`)) walk(path.join(d, e.name), `${rel}${e.name}/`);
+        } else if (e.isFile() && !folded(`${rel}${e.name}`)) out.push(`${rel}${e.name}`);
       }
     };
     walk(dir, prefix);

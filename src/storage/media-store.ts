@@ -25,8 +25,13 @@ export interface MediaStore {
   delete(key: string): Promise<void>;
   /** Removes every key under prefix (which ends with '/'); returns how many went. */
   deletePrefix(prefix: string): Promise<number>;
-  /** Every key under prefix (which ends with '/'), sorted. */
-  list(prefix: string): Promise<string[]>;
+  /**
+   * Every key under prefix (which ends with '/'), sorted. With `delimiter`, S3's ListObjectsV2
+   * Delimiter: a key whose part after prefix contains it is left out (S3 folds all such keys into
+   * one common prefix, so a folder of thousands of frames costs one entry of a listing page, not
+   * thousands; the local store does not walk into such a folder).
+   */
+  list(prefix: string, opts?: ListOptions): Promise<string[]>;
   /**
    * Replaces everything under prefix with the files of a local folder (flat, no sub-folders),
    * the folder's `last` files written after the others (manifests after the frames they name).
@@ -44,6 +49,23 @@ export interface MediaStore {
   /** Releases connections (S3 client); the local store has none. */
   close(): void;
 }
+
+export interface ListOptions {
+  delimiter?: string;
+}
+
+/** What both stores do the same way on top of their own stat(). */
+export abstract class MediaStoreBase {
+  abstract stat(key: string): Promise<MediaStat | null>;
+
+  async exists(key: string): Promise<boolean> {
+    return (await this.stat(key)) !== null;
+  }
+}
+
+/** Whether a key is left out of list(prefix, { delimiter }) (see MediaStore.list). */
+export const foldedByDelimiter = (prefix: string, key: string, delimiter: string | undefined): boolean =>
+  !!delimiter && key.slice(prefix.length).includes(delimiter);
 
 export interface ByteRange {
   start: number;

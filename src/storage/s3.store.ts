@@ -15,7 +15,18 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { serviceUnavailable } from '../http/errors.js';
-import { assertKey, assertPrefix, contentTypeOf, RangeNotSatisfiable, type ByteRange, type MediaRead, type MediaStat, type MediaStore } from './media-store.js';
+import {
+  assertKey,
+  assertPrefix,
+  contentTypeOf,
+  MediaStoreBase,
+  RangeNotSatisfiable,
+  type ByteRange,
+  type ListOptions,
+  type MediaRead,
+  type MediaStat,
+  type MediaStore,
+} from './media-store.js';
 
 export interface S3StoreOptions {
   bucket: string;
@@ -53,7 +64,7 @@ function unavailable(err: unknown): unknown {
  * chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, a profile, an instance role). Videos go up with
  * lib-storage's Upload (multipart for big files, so a 1 GB video never sits in memory).
  */
-export class S3MediaStore implements MediaStore {
+export class S3MediaStore extends MediaStoreBase implements MediaStore {
   readonly kind = 's3' as const;
   readonly client: S3Client;
   readonly bucket: string;
@@ -77,6 +88,7 @@ export class S3MediaStore implements MediaStore {
   }
 
   constructor(o: S3StoreOptions) {
+    super();
     this.client = new S3Client({ region: o.region, ...(o.endpoint ? { endpoint: o.endpoint } : {}), forcePathStyle: o.forcePathStyle });
     this.bucket = o.bucket;
     this.prefix = o.prefix ? assertPrefix(o.prefix.replace(/^\/+/, '').replace(/\/*$/, '/')) : '';
@@ -143,10 +155,6 @@ export class S3MediaStore implements MediaStore {
     }
   }
 
-  async exists(key: string): Promise<boolean> {
-    return (await this.stat(key)) !== null;
-  }
-
   async read(key: string, range?: ByteRange): Promise<MediaRead | null> {
     let r: GetObjectCommandOutput | null;
     try {
@@ -188,12 +196,15 @@ export class S3MediaStore implements MediaStore {
     }
   }
 
-  async list(prefix: string): Promise<string[]> {
+  async list(prefix: string, opts: ListOptions = {}): Promise<string[]> {
     const full = this.prefix + assertPrefix(prefix);
     const out: string[] = [];
     let token: string | undefined;
     do {
-      const page = await this.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: full, ContinuationToken: token }));
+      // with a Delimiter the folded keys come back as CommonPrefixes, which we do not need
+      const page = await this.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: full, ContinuationToken: token, ...(opts.delimiter ? { Delimiter: opts.delimiter } : {}) }),
+      );
       for (const o of page.Contents ?? []) if (o.Key) out.push(o.Key.slice(this.prefix.length));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase } from '../helpers/pg-cluster.js';
 import { Cleanup } from '../../bench/lib/cleanup.js';
 import { hasWrk, luaLongString, parseWrkOutput, runNodeLoad, runWrk, wrkScript } from '../../bench/lib/load.js';
+import { HOLD_MS, measuredSeconds, wrkHoldLua } from '../../bench/lib/ramp-up.js';
 import { activityPerRequest, backgroundPerSecond, formatActivity, pgActivity } from '../../bench/lib/pg-stats.js';
 import { parseProcStat, processCpuUs, processTreeCpuUs, type ProcStat } from '../../bench/lib/proc-cpu.js';
 import { attemptBodies, checkAnswerBodies, combineRounds, rowsVerdict, type Round } from '../../bench/lib/scale-report.js';
@@ -70,6 +71,18 @@ describe('load generators', () => {
     expect(() => parseWrkOutput('wrk: connection refused')).toThrow(/no RESULT line/);
   });
 
+  it("holds each connection's first request (the ramp-up) and takes the hold off the duration", () => {
+    expect(wrkScript({ method: 'GET', bodies: [] })).not.toContain('delay');
+    const script = wrkScript({ method: 'POST', bodies }, { connections: 25, ms: 300 });
+    expect(script).toContain(wrkHoldLua(25, 300));
+    expect(script).toContain('delay = function()');
+    expect(script).toContain('if held < 25 then held = held + 1; return 300 end');
+    expect(wrkHoldLua(25, 0)).toBe('');
+    expect(HOLD_MS).toBe(300);
+    expect(measuredSeconds(3_000_000, 300)).toBeCloseTo(2.7);
+    expect(parseWrkOutput('RESULT {"requests":270,"us":3000000,"p50":2500,"p99":9100,"status":0,"socket":0}\n', 300).seconds).toBeCloseTo(2.7);
+  });
+
   it.skipIf(!hasWrk())('drives a real server with wrk: POST bodies in turn, the cookie, bad statuses counted', async () => {
     const rec = await recorder();
     try {
@@ -83,6 +96,31 @@ describe('load generators', () => {
       expect(r.socketErrors).toBe(0);
     } finally {
       await rec.close();
+    }
+  });
+
+  it.skipIf(!hasWrk())('with the hold, wrk sends no request before every connection is accepted', async () => {
+    // the server's log of connections and requests, in order (without the hold, runWrk(..., 0),
+    // the first request came after 3 of the 8 connections here: Node accepts one per loop turn)
+    const events: string[] = [];
+    const server = http.createServer((req, res) => {
+      events.push('request');
+      req.resume();
+      req.on('end', () => res.end('{}'));
+    });
+    server.on('connection', () => events.push('connection'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/x`;
+      const r = await runWrk({ url, method: 'GET', bodies: [] }, 8, 1);
+      expect(r.requests).toBeGreaterThan(0);
+      expect(r.socketErrors).toBe(0);
+      // wrk's own start-up probe is one more connection (wrk.lua connects once to check the address)
+      const firstRequest = events.indexOf('request');
+      expect(firstRequest).toBeGreaterThanOrEqual(8);
+      expect(events.slice(firstRequest)).not.toContain('connection');
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
     }
   });
 
