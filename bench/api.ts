@@ -23,6 +23,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import express from 'express';
+import { HOLD_MS, measuredSeconds, wrkHoldLua } from './lib/ramp-up.js';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const SECONDS = arg('seconds', 6);
@@ -30,18 +31,6 @@ const ROUNDS = 3;
 const CONCURRENCY = arg('concurrency', 50);
 const GENERATOR = process.argv.find((a) => a.startsWith('--generator='))?.split('=')[1] ?? (hasWrk() ? 'wrk' : 'node');
 const ADMIN_PASSWORD = 'bench-admin-password';
-/**
- * Why wrk holds each connection's first request (measured 2026-11-26, strace of the server and a
- * 'connection' event log): Node 20's libuv accepts ONE pending connection per event-loop turn,
- * and each turn also serves every connection already accepted. When wrk opens its 50 connections
- * at once, the k-th is accepted only after k turns of about 50 requests each, so its first
- * request waited 0.5 to 1 s (up to 2 s on the app routes): the 600 to 800 ms p99 of even the bare
- * handler in 1 s rounds was that ramp-up, not request handling (in a 5 s round of the same
- * server the bare p99 was 34 ms). Without load, 50 connections are accepted within a few ms, so
- * holding the first requests this long measures the steady state the goal is about. The ramp-up
- * itself is still measured and printed (a round without the hold, its max latency).
- */
-const HOLD_MS = 300;
 
 interface Ports {
   app: number;
@@ -160,7 +149,7 @@ async function main(): Promise<void> {
       console.log(`  check_answer:    ${fmt(barePost.cpuUs / check.cpuUs, 2)}x (${fmt(check.cpuUs, 0)} us against ${fmt(barePost.cpuUs, 0)} us)`);
     }
     if (GENERATOR === 'wrk') {
-      // not hidden: what the first requests on 50 connections opened at once wait (see HOLD_MS)
+      // not hidden: what the first requests on 50 connections opened at once wait (see bench/lib/ramp-up.ts)
       console.log(`\nramp-up: ${CONCURRENCY} connections opened at once, 1 s without the hold (Node accepts one connection per event-loop turn):`);
       for (const target of targets) {
         const r = await runWrk(target, agent, 1, false);
@@ -254,18 +243,9 @@ async function runWrk(target: Target, _agent: http.Agent, seconds: number, hold 
   const holdMs = hold ? HOLD_MS : 0;
   const lua = `
 wrk.method = ${JSON.stringify(target.method)}
--- each connection's first request waits holdMs, so every connection is accepted before the load
--- starts (see HOLD_MS); wrk starts a request's clock after its delay, and the hold is taken off
--- the round's duration below
-local held = 0
-${
-  holdMs
-    ? `delay = function()
-  if held < ${CONCURRENCY} then held = held + 1; return ${holdMs} end
-  return 0
-end`
-    : ''
-}
+-- each connection's first request waits, so every connection is accepted before the load
+-- starts (bench/lib/ramp-up.ts); the hold is taken off the round's duration below
+${wrkHoldLua(CONCURRENCY, holdMs)}
 ${target.cookie ? `wrk.headers["Cookie"] = ${JSON.stringify(target.cookie)}` : ''}
 ${bodies.length ? 'wrk.headers["Content-Type"] = "application/json"' : ''}
 local bodies = { ${bodies.map((b) => `[==[${b}]==]`).join(', ')} }
@@ -298,7 +278,7 @@ end
     if (!line) throw new Error(`no result from wrk:\n${out}`);
     const r = JSON.parse(line) as { requests: number; us: number; p50: number; p99: number; max: number; errors: number };
     const cpu = process.cpuUsage(cpu0);
-    const took = (r.us - holdMs * 1000) / 1e6;
+    const took = measuredSeconds(r.us, holdMs);
     // no request finished within the round: the machine is too busy to measure anything
     if (r.requests === 0) throw new Error(`no request to ${target.name} finished within ${seconds} s: try a longer --seconds`);
     const cpuUs = (cpu.user + cpu.system) / r.requests;

@@ -1,6 +1,5 @@
 /**
- * The connection ramp-up, kept out of a wrk round's figures (the same approach as bench/api.ts's
- * HOLD_MS, which can switch to this module).
+ * The connection ramp-up, kept out of a wrk round's figures (bench:api and bench:scale).
  *
  * Why (measured 2026-11-26, strace of the server and a 'connection' event log): Node 20's libuv
  * accepts ONE pending connection per event-loop turn, and each turn also serves every connection
