@@ -71,6 +71,10 @@ export interface AttemptFilter {
   limit?: number;
 }
 
+/** answers written per INSERT statement (see save) */
+const ANSWER_ROWS_PER_INSERT = 25;
+const ANSWER_ROW_PLACEHOLDERS = `(${Array(12).fill('?').join(', ')})`;
+
 export class AttemptsRepository {
   constructor(private readonly db: Database) {}
 
@@ -88,13 +92,21 @@ export class AttemptsRepository {
         attempt,
       );
       const id = Number(row!.id);
-      for (const [position, a] of answers.entries()) {
+      // many rows per statement: on PostgreSQL each statement is a round trip, so a save of N
+      // answers was N + 3 of them (bench:scale). Chunks keep the number of distinct statement
+      // texts (each prepared and cached once) small and far below both engines' parameter limits.
+      for (let from = 0; from < answers.length; from += ANSWER_ROWS_PER_INSERT) {
+        const chunk = answers.slice(from, from + ANSWER_ROWS_PER_INSERT);
+        const values: unknown[] = [];
+        chunk.forEach((a, i) => {
+          values.push(id, from + i, a.question, a.question_type, a.expected, a.user_answer, a.status, a.similarity);
+          values.push(a.segment_range_start, a.segment_range_end, a.retries, a.extra_json);
+        });
         await tx.run(
           `INSERT INTO quiz_answers (attempt_id, position, question, question_type, expected, user_answer, status, similarity,
              segment_range_start, segment_range_end, retries, extra_json)
-           VALUES (@attempt_id, @position, @question, @question_type, @expected, @user_answer, @status, @similarity,
-             @segment_range_start, @segment_range_end, @retries, @extra_json)`,
-          { ...a, attempt_id: id, position },
+           VALUES ${chunk.map(() => ANSWER_ROW_PLACEHOLDERS).join(', ')}`,
+          values,
         );
       }
       await new AttemptsRepository(tx).deleteCheckpoint(attempt.child_id, attempt.video_id);

@@ -41,6 +41,33 @@ describe('POST /api/save-quiz-score', () => {
     ]);
   });
 
+  it('stores the most answers a save may hold in their order (several rows per INSERT, over more than one statement)', async () => {
+    const child = await loginChild(t.agent(), family);
+    const statuses = ['correct', 'almost', 'wrong'] as const;
+    const details = Array.from({ length: 200 }, (_, i) => ({
+      question: `Question ${i}?`,
+      question_type: 'action',
+      expected: `answer ${i}`,
+      user: i % 7 === 0 ? '' : `said ${i}`,
+      status: statuses[i % 3],
+      similarity: i % 5 === 0 ? null : (i % 100) / 100,
+      segment_range_start: i * 10,
+      segment_range_end: i * 10 + 10,
+      retries: i % 4,
+      ...(i === 57 ? { mood: 'sleepy' } : {}),
+    }));
+    const res = await child.post('/api/save-quiz-score').send({ child_id: family.child.child_id, video_id: videoId, details });
+    expect(res.status).toBe(200);
+    expect(res.body.question_count).toBe(200);
+    const answers = await answersOf(res.body.attempt_id);
+    expect(answers).toHaveLength(200);
+    expect(answers.map((a) => Number(a.position))).toEqual(details.map((_, i) => i));
+    const stored = answers.map((a) => [a.question, a.expected, a.user_answer, a.status, a.similarity === null ? null : Number(a.similarity), Number(a.segment_range_start), Number(a.retries)]);
+    expect(stored).toEqual(details.map((d) => [d.question, d.expected, d.user, d.status, d.similarity, d.segment_range_start, d.retries]));
+    expect(JSON.parse(String(answers[57]!.extra_json))).toEqual({ mood: 'sleepy' });
+    expect(answers.filter((a) => a.extra_json !== null)).toHaveLength(1);
+  });
+
   it('lets the expert owner and the admin save, and takes the child mode and the session companion as defaults', async () => {
     const expert = await loginExpert(t.agent(), family.expert.code);
     const e = await expert.post('/api/save-quiz-score').send({ child_id: family.child.child_id, video_id: videoId, percentage: 80 });
