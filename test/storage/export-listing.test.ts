@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalMediaStore, S3MediaStore, type MediaStore } from '../../src/storage/index.js';
+import { S3MediaStore, type MediaStore } from '../../src/storage/index.js';
 import { FRAMES_DELIMITER, frameKey, VIDEOS_PREFIX, videoKey } from '../../src/storage/keys.js';
 import { questionExportKey, questionExportLocations } from '../../src/questions/export.js';
-import { startS3rver, type TestBucket } from './s3rver.js';
+import { bothStores, startS3rver, type TestBucket } from './s3rver.js';
 
 /**
  * The admin list's `question_file`: every export found with ONE listing of `videos/` whose frame
@@ -40,20 +40,10 @@ function countRequests(store: S3MediaStore): Map<string, number> {
   return counts;
 }
 
-const stores: [string, () => MediaStore][] = [
-  ['LocalMediaStore', () => new LocalMediaStore(fs.mkdtempSync(path.join(tmp, 'data-')))],
-  [
-    'S3MediaStore',
-    () =>
-      new S3MediaStore({
-        bucket: s3.bucket,
-        endpoint: s3.endpoint,
-        region: 'us-east-1',
-        forcePathStyle: true,
-        prefix: `run-${crypto.randomBytes(4).toString('hex')}/`,
-      }),
-  ],
-];
+const stores = bothStores(
+  () => tmp,
+  () => s3,
+);
 
 /**
  * A library like a real one: each video has its files, a frame set of FRAMES JPEGs with its

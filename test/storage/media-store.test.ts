@@ -6,7 +6,7 @@ import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalMediaStore, S3MediaStore, uploadMediaFolder, type MediaStore } from '../../src/storage/index.js';
 import { RangeNotSatisfiable } from '../../src/storage/media-store.js';
-import { startS3rver, type TestBucket } from './s3rver.js';
+import { bothStores, startS3rver, type TestBucket } from './s3rver.js';
 
 /**
  * One contract, two stores: the local folder (DATA_DIR) and a real S3 API (s3rver on 127.0.0.1).
@@ -26,20 +26,10 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const stores: [string, () => MediaStore][] = [
-  ['LocalMediaStore', () => new LocalMediaStore(fs.mkdtempSync(path.join(tmp, 'data-')))],
-  [
-    'S3MediaStore',
-    () =>
-      new S3MediaStore({
-        bucket: s3.bucket,
-        endpoint: s3.endpoint,
-        region: 'us-east-1',
-        forcePathStyle: true,
-        prefix: `run-${crypto.randomBytes(4).toString('hex')}/`,
-      }),
-  ],
-];
+const stores = bothStores(
+  () => tmp,
+  () => s3,
+);
 
 const localFile = (name: string, data: Buffer | string) => {
   const f = path.join(tmp, `${crypto.randomBytes(4).toString('hex')}-${name}`);

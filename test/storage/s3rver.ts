@@ -1,8 +1,10 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import S3rver from 's3rver';
+import { LocalMediaStore, S3MediaStore, type MediaStore } from '../../src/storage/index.js';
 
 /**
  * A real S3 API on 127.0.0.1 (s3rver, serving a bucket from a temp folder) for the media-store
@@ -36,4 +38,26 @@ export async function startS3rver(bucket = 'kvq-media'): Promise<TestBucket> {
       fs.rmSync(directory, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The two stores for a `describe.each` over both: a new local store in a fresh folder under
+ * `tmp()`, or a store on the test bucket under a fresh prefix (so cases never see each other's
+ * keys). Getters, because the folder and the bucket are made in beforeAll.
+ */
+export function bothStores(tmp: () => string, bucket: () => TestBucket): [string, () => MediaStore][] {
+  return [
+    ['LocalMediaStore', () => new LocalMediaStore(fs.mkdtempSync(path.join(tmp(), 'data-')))],
+    [
+      'S3MediaStore',
+      () =>
+        new S3MediaStore({
+          bucket: bucket().bucket,
+          endpoint: bucket().endpoint,
+          region: 'us-east-1',
+          forcePathStyle: true,
+          prefix: `run-${crypto.randomBytes(4).toString('hex')}/`,
+        }),
+    ],
+  ];
 }
