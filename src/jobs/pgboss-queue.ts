@@ -58,7 +58,7 @@ export class PgBossJobQueue extends LocalJobQueue {
     });
     boss.on('error', (err) => this.log.error({ err }, 'pg-boss error'));
     await boss.start();
-    await boss.createQueue(PGBOSS_QUEUE, { name: PGBOSS_QUEUE, retryLimit: 0, expireInSeconds: BOSS_EXPIRE_SECONDS });
+    await ensureQueue(boss, PGBOSS_QUEUE, { retryLimit: 0, expireInSeconds: BOSS_EXPIRE_SECONDS });
     this.boss = boss;
   }
 
@@ -102,6 +102,37 @@ export class PgBossJobQueue extends LocalJobQueue {
       this.startJob(job, async () => {
         await boss.complete(PGBOSS_QUEUE, entry.id).catch((err: unknown) => this.log.warn({ err, jobId: job.id }, 'could not complete the pg-boss entry'));
       });
+    }
+  }
+}
+
+/** PostgreSQL's errors of two creators racing: deadlock_detected, unique_violation, duplicate_table. */
+const RACE_CODES = new Set(['40P01', '23505', '42P07']);
+
+/**
+ * The queue, created unless it exists. pg-boss's createQueue is not safe against itself: its
+ * create_queue() inserts the queue row, then creates and attaches a partition of the job table
+ * in one transaction, outside pg-boss's advisory lock, so instances starting at the same moment
+ * (a deploy, a district's web instances and workers restarted together) can deadlock and
+ * PostgreSQL aborts one of them ("deadlock detected", seen in CI with two instances starting
+ * together). The aborted one asks again: by then the winner has committed and the queue exists.
+ */
+export async function ensureQueue(
+  boss: Pick<PgBoss, 'getQueue' | 'createQueue'>,
+  name: string,
+  options: Omit<PgBoss.Queue, 'name'>,
+  attempts = 5,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (await boss.getQueue(name)) return;
+      await boss.createQueue(name, { ...options, name });
+      return;
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (attempt >= attempts || typeof code !== 'string' || !RACE_CODES.has(code)) throw err;
+      // a little apart, so racing instances do not meet again
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 30));
     }
   }
 }
