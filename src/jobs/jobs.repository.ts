@@ -160,13 +160,15 @@ export async function finishJob(
 /**
  * Jobs `running` whose worker stopped beating for longer than `staleMs` (a crash, a SIGKILL, a
  * lost machine) become failed with the reason; returns them. One statement, so a heartbeat that
- * lands meanwhile is never overruled. ISO text compares like time.
+ * lands meanwhile is never overruled. ISO text compares like time. At most `staleMs` old is stale
+ * (`<=`): with staleMs 0 (the embedded server's start) every running job is, even one whose last
+ * beat has the same millisecond as the sweep (a `<` missed it: a flaky test in CI).
  */
 export async function failStaleJobs(db: Database, staleMs: number, reason: string): Promise<Job[]> {
   const limit = new Date(Date.now() - staleMs).toISOString();
   const rows = await db.all<JobRow>(
     `UPDATE jobs SET state = 'failed', error = ?, message = ?, finished_at = ?
-      WHERE state = 'running' AND COALESCE(heartbeat_at, started_at, created_at) < ?
+      WHERE state = 'running' AND COALESCE(heartbeat_at, started_at, created_at) <= ?
       RETURNING *`,
     [reason, reason, now(), limit],
   );

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/database.js';
 import { migratePostgres } from '../../src/db/migrate.js';
 import { PgDatabase } from '../../src/db/postgres.js';
@@ -132,6 +132,19 @@ for (const engine of engines) {
       // staleMs 0: every running job (the embedded server's start)
       expect((await failStaleJobs(db, 0, 'gone')).map((j) => j.id)).toEqual([uuid(7)]);
       expect((await getJob(db, uuid(6)))!.state).toBe('queued');
+    });
+
+    it('counts a heartbeat exactly staleMs old as stale (staleMs 0: a beat in the same millisecond as the sweep)', async () => {
+      const at = '2030-01-01T00:00:00.000Z';
+      await add(uuid(20));
+      expect(await claimJob(db, { id: uuid(20) })).toMatchObject({ state: 'running' });
+      await db.run('UPDATE jobs SET heartbeat_at = ? WHERE id = ?', [at, uuid(20)]);
+      vi.useFakeTimers({ toFake: ['Date'], now: new Date(at) });
+      try {
+        expect((await failStaleJobs(db, 0, 'gone')).map((j) => j.id)).toEqual([uuid(20)]);
+      } finally {
+        vi.useRealTimers();
+      }
     });
   });
 }
