@@ -11,11 +11,11 @@
  * makes every Express response cheaper, the bare one included); both ratios are printed. Each server
  * has a worker (a V8 isolate) of its own: in one isolate, the stock server's per-request prototype
  * swaps also slowed the other servers' code (measured: the service's server fell below the stock
- * one), so sharing would measure each side with the other's cost. The load comes from `wrk` (Debian's, a C program: much
- * lighter than Node on the same two cores) when it is installed, else from a bounded loop of
- * requests in this process's main thread; the output says which. Exits 1 when a request fails.
+ * one), so sharing would measure each side with the other's cost. The load comes from
+ * bench/lib/load.ts (as bench:scale's): `wrk` (Debian's, a C program: much lighter than Node on
+ * the same two cores) when it is installed, else a bounded loop of requests in this process's
+ * main thread; the output says which. Exits 1 when a request fails.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -23,7 +23,8 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import express from 'express';
-import { HOLD_MS, measuredSeconds, wrkHoldLua } from './lib/ramp-up.js';
+import { hasWrk, runNodeLoad, runWrk, type LoadTarget } from './lib/load.js';
+import { HOLD_MS } from './lib/ramp-up.js';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const SECONDS = arg('seconds', 6);
@@ -116,14 +117,13 @@ async function main(): Promise<void> {
     );
     console.log(`load generator: ${load}, NODE_ENV=${process.env.NODE_ENV}`);
     console.log(`video ${ports.videoId} (${ports.seeded ? 'seeded by the bench' : 'bundled sample'}), ${ports.segments} final-question segments\n`);
-    const run = GENERATOR === 'wrk' ? runWrk : runNode;
     // warm-up (on a busy machine a short round may finish nothing: that is fine here)
-    for (const target of targets) await run(target, agent, 0.5).catch(() => undefined);
+    for (const target of targets) await run(target, 0.5).catch(() => undefined);
     // Rounds alternate the routes with their baselines, so a busy moment of the machine
     // lands on both sides of a ratio rather than on one route.
     const samples = targets.map(() => [] as Result[]);
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [i, target] of targets.entries()) samples[i]!.push(await run(target, agent, SECONDS / ROUNDS));
+      for (const [i, target] of targets.entries()) samples[i]!.push(await run(target, SECONDS / ROUNDS));
     }
     const results = samples.map(combine);
     targets.forEach((target, i) => {
@@ -152,7 +152,7 @@ async function main(): Promise<void> {
       // not hidden: what the first requests on 50 connections opened at once wait (see bench/lib/ramp-up.ts)
       console.log(`\nramp-up: ${CONCURRENCY} connections opened at once, 1 s without the hold (Node accepts one connection per event-loop turn):`);
       for (const target of targets) {
-        const r = await runWrk(target, agent, 1, false);
+        const r = await run(target, 1, false);
         console.log(
           `  ${target.name.padEnd(42)} p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(7)} ms   max ${fmt(r.max ?? 0, 0).padStart(5)} ms`,
         );
@@ -207,103 +207,33 @@ function combine(rounds: Result[]): Result {
   };
 }
 
-/** CONCURRENCY loops, each sending its next request when the last one is answered, for `seconds`. */
-async function runNode(target: Target, agent: http.Agent, seconds: number): Promise<Result> {
-  const latencies: number[] = [];
-  let errors = 0;
-  let sent = 0;
-  const started = performance.now();
-  const until = started + seconds * 1000;
-  const loop = async () => {
-    while (performance.now() < until) {
-      const i = sent++;
-      const t0 = performance.now();
-      const status = await send(target, agent, i).catch(() => 0);
-      latencies.push(performance.now() - t0);
-      if (status !== 200) errors++;
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, loop));
-  const took = (performance.now() - started) / 1000;
-  const sorted = latencies.sort((a, b) => a - b);
-  const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-  return { requests: sorted.length, seconds: took, rps: sorted.length / took, p50: pct(0.5), p99: pct(0.99), errors };
-}
-
-function hasWrk(): boolean {
-  return spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
-}
-
 /**
- * The same load from wrk: one thread, CONCURRENCY connections, the target's bodies cycled by a
- * Lua script, which prints the counts and percentiles (microseconds) as one JSON line at the end.
+ * One round against a target with the shared load generators (bench/lib/load.ts): wrk, each
+ * connection's first request held unless `hold` is off (bench/lib/ramp-up.ts), or the loop of
+ * Node requests. With wrk, this process's CPU time over the round is the server's (wrk runs apart).
  */
-async function runWrk(target: Target, _agent: http.Agent, seconds: number, hold = true): Promise<Result> {
-  const bodies = target.body ? [0, 1, 2, 3].map((i) => target.body!(i)) : [];
-  const holdMs = hold ? HOLD_MS : 0;
-  const lua = `
-wrk.method = ${JSON.stringify(target.method)}
--- each connection's first request waits, so every connection is accepted before the load
--- starts (bench/lib/ramp-up.ts); the hold is taken off the round's duration below
-${wrkHoldLua(CONCURRENCY, holdMs)}
-${target.cookie ? `wrk.headers["Cookie"] = ${JSON.stringify(target.cookie)}` : ''}
-${bodies.length ? 'wrk.headers["Content-Type"] = "application/json"' : ''}
-local bodies = { ${bodies.map((b) => `[==[${b}]==]`).join(', ')} }
-local counter = 0
-request = function()
-  counter = counter + 1
-  return wrk.format(nil, nil, nil, bodies[(counter % math.max(#bodies, 1)) + 1])
-end
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('RESULT {"requests":%d,"us":%d,"p50":%d,"p99":%d,"max":%d,"errors":%d}\\n',
-    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), latency.max,
-    e.connect + e.read + e.write + e.status + e.timeout))
-end
-`;
-  const script = path.join(os.tmpdir(), `kvq-bench-wrk-${process.pid}.lua`);
-  fs.writeFileSync(script, lua);
-  try {
-    const url = `http://127.0.0.1:${target.port}${target.path}`;
-    const cpu0 = process.cpuUsage();
-    const args = ['-t1', `-c${CONCURRENCY}`, `-d${Math.max(1, Math.round(seconds))}s`, '--timeout', '10s', '-s', script, url];
-    const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
-      let text = '';
-      child.stdout.on('data', (c: Buffer) => (text += c.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited with ${code}`))));
-    });
-    const line = /^RESULT (.*)$/m.exec(out)?.[1];
-    if (!line) throw new Error(`no result from wrk:\n${out}`);
-    const r = JSON.parse(line) as { requests: number; us: number; p50: number; p99: number; max: number; errors: number };
-    const cpu = process.cpuUsage(cpu0);
-    const took = measuredSeconds(r.us, holdMs);
-    // no request finished within the round: the machine is too busy to measure anything
-    if (r.requests === 0) throw new Error(`no request to ${target.name} finished within ${seconds} s: try a longer --seconds`);
-    const cpuUs = (cpu.user + cpu.system) / r.requests;
-    return { requests: r.requests, seconds: took, rps: r.requests / took, p50: r.p50 / 1000, p99: r.p99 / 1000, max: r.max / 1000, errors: r.errors, cpuUs };
-  } finally {
-    fs.rmSync(script, { force: true });
-  }
-}
-
-function send(target: Target, agent: http.Agent, i: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const body = target.body?.(i);
-    const headers: Record<string, string> = {};
-    if (target.cookie) headers.cookie = target.cookie;
-    if (body !== undefined) {
-      headers['content-type'] = 'application/json';
-      headers['content-length'] = String(Buffer.byteLength(body));
-    }
-    const req = http.request({ host: '127.0.0.1', port: target.port, method: target.method, path: target.path, agent, headers }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+async function run(target: Target, seconds: number, hold = true): Promise<Result> {
+  const load: LoadTarget = {
+    url: `http://127.0.0.1:${target.port}${target.path}`,
+    method: target.method,
+    cookie: target.cookie,
+    bodies: target.body ? [0, 1, 2, 3].map((i) => target.body!(i)) : [],
+  };
+  const cpu0 = process.cpuUsage();
+  const r = GENERATOR === 'wrk' ? await runWrk(load, CONCURRENCY, seconds, hold ? HOLD_MS : 0) : await runNodeLoad(load, CONCURRENCY, seconds);
+  const cpu = process.cpuUsage(cpu0);
+  // no request finished within the round: the machine is too busy to measure anything
+  if (r.requests === 0) throw new Error(`no request to ${target.name} finished within ${seconds} s: try a longer --seconds`);
+  return {
+    requests: r.requests,
+    seconds: r.seconds,
+    rps: r.requests / r.seconds,
+    p50: r.p50,
+    p99: r.p99,
+    max: r.max,
+    errors: r.badStatus + r.socketErrors,
+    cpuUs: GENERATOR === 'wrk' ? (cpu.user + cpu.system) / r.requests : undefined,
+  };
 }
 
 async function login(port: number, agent: http.Agent): Promise<string> {

@@ -32,6 +32,8 @@ export interface LoadResult {
   badStatus: number;
   /** connect, read, write errors and timeouts */
   socketErrors: number;
+  /** the slowest request, milliseconds (wrk only) */
+  max?: number;
 }
 
 export function hasWrk(): boolean {
@@ -64,8 +66,8 @@ export function wrkScript(target: Pick<LoadTarget, 'method' | 'cookie' | 'bodies
     'end',
     'done = function(summary, latency, requests)',
     '  local e = summary.errors',
-    `  io.write(string.format('RESULT {"requests":%d,"us":%d,"p50":%d,"p99":%d,"status":%d,"socket":%d}\\n',`,
-    '    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),',
+    `  io.write(string.format('RESULT {"requests":%d,"us":%d,"p50":%d,"p99":%d,"max":%d,"status":%d,"socket":%d}\\n',`,
+    '    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), latency.max,',
     '    e.status, e.connect + e.read + e.write + e.timeout))',
     'end',
   );
@@ -76,8 +78,16 @@ export function wrkScript(target: Pick<LoadTarget, 'method' | 'cookie' | 'bodies
 export function parseWrkOutput(out: string, holdMs = 0): LoadResult {
   const line = /^RESULT (\{.*\})$/m.exec(out)?.[1];
   if (!line) throw new Error(`no RESULT line in wrk's output:\n${out.slice(0, 2000)}`);
-  const r = JSON.parse(line) as { requests: number; us: number; p50: number; p99: number; status: number; socket: number };
-  return { requests: r.requests, seconds: measuredSeconds(r.us, holdMs), p50: r.p50 / 1000, p99: r.p99 / 1000, badStatus: r.status, socketErrors: r.socket };
+  const r = JSON.parse(line) as { requests: number; us: number; p50: number; p99: number; max?: number; status: number; socket: number };
+  return {
+    requests: r.requests,
+    seconds: measuredSeconds(r.us, holdMs),
+    p50: r.p50 / 1000,
+    p99: r.p99 / 1000,
+    max: r.max === undefined ? undefined : r.max / 1000,
+    badStatus: r.status,
+    socketErrors: r.socket,
+  };
 }
 
 /** Child processes of running loads, so a Ctrl-C can end them (see Cleanup). */
