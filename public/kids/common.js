@@ -166,3 +166,20 @@ export function showError(el, text) {
   retry.addEventListener('click', () => location.reload());
   el.append(retry);
 }
+
+/**
+ * The pages' buttons are sent `disabled data-needs-script`: tapped before the page's script had
+ * wired them, they would do nothing (or send the family code in the URL). Every module script of a
+ * page has run before DOMContentLoaded, so that is when they become usable.
+ */
+function enableScriptControls() {
+  for (const el of document.querySelectorAll('[data-needs-script]')) {
+    el.removeAttribute('data-needs-script');
+    /** @type {HTMLButtonElement} */ (el).disabled = false;
+  }
+}
+
+if (typeof document !== 'undefined') {
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', enableScriptControls);
+  else enableScriptControls();
+}

@@ -322,9 +322,25 @@ function wireLogout() {
   }
 }
 
+/**
+ * The pages' buttons are sent `disabled data-needs-script`: pressed before the page's script had
+ * wired them, they would do nothing (or submit a form natively, codes in the URL). Every module
+ * script of a page has run before DOMContentLoaded, so that is when they become usable.
+ */
+export function enableScriptControls() {
+  for (const el of $$('[data-needs-script]')) {
+    el.removeAttribute('data-needs-script');
+    /** @type {HTMLButtonElement} */ (el).disabled = false;
+  }
+}
+
 if (typeof document !== 'undefined') {
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', wireLogout);
-  else wireLogout();
+  const ready = () => {
+    wireLogout();
+    enableScriptControls();
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ready);
+  else ready();
 }
 
 /**

@@ -228,6 +228,11 @@ async function start() {
   $('help').addEventListener('click', help);
   $('run').addEventListener('click', run);
   $('use-line').addEventListener('click', useLine);
+  // sent `disabled data-needs-script`: a press before this point would do nothing
+  for (const el of document.querySelectorAll('[data-needs-script]')) {
+    el.removeAttribute('data-needs-script');
+    /** @type {HTMLButtonElement} */ (el).disabled = false;
+  }
   document.body.dataset.ready = '1';
 }
 
