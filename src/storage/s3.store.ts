@@ -36,6 +36,12 @@ export interface S3StoreOptions {
   forcePathStyle: boolean;
   /** keys live under this folder of the bucket ("" or "school-a/") */
   prefix?: string;
+  /**
+   * Keys per ListObjectsV2 page (MaxKeys, 1-1000; S3's default 1000 when unset). Tests use a small
+   * page to walk the continuation tokens with a few keys; a server that caps pages lower is covered
+   * by the same loop.
+   */
+  listPageSize?: number;
 }
 
 /** Multipart above this size (videos); below, one PUT. 8 MiB parts, 4 at a time. */
@@ -69,6 +75,7 @@ export class S3MediaStore extends MediaStoreBase implements MediaStore {
   readonly client: S3Client;
   readonly bucket: string;
   private readonly prefix: string;
+  private readonly listPageSize: number | undefined;
 
   /** client.send with the errors mapped by unavailable() */
   private readonly send = (async (command: never) => {
@@ -92,6 +99,10 @@ export class S3MediaStore extends MediaStoreBase implements MediaStore {
     this.client = new S3Client({ region: o.region, ...(o.endpoint ? { endpoint: o.endpoint } : {}), forcePathStyle: o.forcePathStyle });
     this.bucket = o.bucket;
     this.prefix = o.prefix ? assertPrefix(o.prefix.replace(/^\/+/, '').replace(/\/*$/, '/')) : '';
+    if (o.listPageSize !== undefined && !(Number.isInteger(o.listPageSize) && o.listPageSize >= 1 && o.listPageSize <= 1000)) {
+      throw new RangeError(`listPageSize must be an integer from 1 to 1000, not ${o.listPageSize}`);
+    }
+    this.listPageSize = o.listPageSize;
   }
 
   private full(key: string): string {
@@ -203,7 +214,13 @@ export class S3MediaStore extends MediaStoreBase implements MediaStore {
     do {
       // with a Delimiter the folded keys come back as CommonPrefixes, which we do not need
       const page = await this.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: full, ContinuationToken: token, ...(opts.delimiter ? { Delimiter: opts.delimiter } : {}) }),
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: full,
+          ContinuationToken: token,
+          ...(opts.delimiter ? { Delimiter: opts.delimiter } : {}),
+          ...(this.listPageSize ? { MaxKeys: this.listPageSize } : {}),
+        }),
       );
       for (const o of page.Contents ?? []) if (o.Key) out.push(o.Key.slice(this.prefix.length));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;

@@ -40,10 +40,29 @@ function countRequests(store: S3MediaStore): Map<string, number> {
   return counts;
 }
 
-const stores = bothStores(
-  () => tmp,
-  () => s3,
-);
+/**
+ * Both stores, and the bucket again with pages of 40 keys: S3 pages a listing at 1000 keys (the
+ * frame sets of a real library pass that), and with a Delimiter each folded frame set counts as
+ * one of them; the small page walks the same continuation tokens with this small library.
+ */
+const stores: [string, () => MediaStore][] = [
+  ...bothStores(
+    () => tmp,
+    () => s3,
+  ),
+  [
+    'S3MediaStore, pages of 40 keys',
+    () =>
+      new S3MediaStore({
+        bucket: s3.bucket,
+        endpoint: s3.endpoint,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        prefix: `paged-${crypto.randomBytes(4).toString('hex')}/`,
+        listPageSize: 40,
+      }),
+  ],
+];
 
 /**
  * A library like a real one: each video has its files, a frame set of FRAMES JPEGs with its
@@ -51,10 +70,6 @@ const stores = bothStores(
  * named `frames-like` checks that an id starting with "frames" is not folded.
  */
 const VIDEOS = 24;
-/**
- * Every listing here stays under one page (1000 keys): s3rver's continuation tokens use DES,
- * which Node 20's OpenSSL 3 refuses without --openssl-legacy-provider (its second page is a 500).
- */
 const FRAMES = 30;
 const ids = [...Array.from({ length: VIDEOS }, (_, i) => `vid${String(i).padStart(2, '0')}`), 'frames-like'];
 const withExport = new Set(ids.filter((_, i) => i % 3 === 0).concat('frames-like'));
@@ -142,4 +157,38 @@ describe('S3MediaStore requests', () => {
       store.close();
     }
   }, 120_000);
+
+  it('walks every page of a listing: with pages of 40 keys, one request per page and the same answer', async () => {
+    const store = new S3MediaStore({
+      bucket: s3.bucket,
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      prefix: `pages-${crypto.randomBytes(4).toString('hex')}/`,
+      listPageSize: 40,
+    });
+    try {
+      await fillLibrary(store);
+      const counts = countRequests(store);
+      const all = await store.list(VIDEOS_PREFIX);
+      expect(all.length).toBeGreaterThan(ids.length * FRAMES);
+      const pages = counts.get('ListObjectsV2Command') ?? 0;
+      expect(pages).toBeGreaterThanOrEqual(Math.ceil(all.length / 40));
+      expect(pages).toBeLessThanOrEqual(Math.ceil(all.length / 40) + 1);
+      counts.clear();
+      const found = await questionExportLocations(store, ids);
+      expect([...found.keys()].sort()).toEqual([...withExport].sort());
+      // the delimited listing: the files beside each frame set plus one entry per folded set
+      expect(counts.get('ListObjectsV2Command')).toBeGreaterThan(1);
+      expect(counts.get('HeadObjectCommand')).toBeUndefined();
+    } finally {
+      store.close();
+    }
+  }, 120_000);
+
+  it('refuses a page size S3 does not have', () => {
+    for (const listPageSize of [0, 1001, 2.5, Number.NaN]) {
+      expect(() => new S3MediaStore({ bucket: 'b', region: 'us-east-1', forcePathStyle: true, listPageSize })).toThrow(RangeError);
+    }
+  });
 });
