@@ -1,6 +1,17 @@
 import type { Database } from '../db/database.js';
+import type { ChildAccessRow } from '../accounts/children.repository.js';
+import { expertVideoCondition } from '../videos/videos.repository.js';
 
 /** SQL for quiz attempts and their answers. Rows keep the database's snake_case names. */
+
+/** quizTarget's answer: the child's access row and mode, and what the save needs of the video. */
+export interface QuizTargetRow extends ChildAccessRow {
+  interaction_mode: string;
+  /** null when there is no such video */
+  video_title: string | null;
+  /** 1 when the video is downloaded and assigned to or claimed by the child's expert */
+  in_library: number;
+}
 
 export interface AttemptRow {
   id: number;
@@ -185,12 +196,20 @@ export class AttemptsRepository {
     return out;
   }
 
-  async video(videoId: string): Promise<{ id: string; title: string } | undefined> {
-    return this.db.first<{ id: string; title: string }>('SELECT id, title FROM videos WHERE id = ?', [videoId]);
-  }
-
-  async childMode(childId: string): Promise<string | undefined> {
-    return (await this.db.first<{ interaction_mode: string }>('SELECT interaction_mode FROM children WHERE id = ?', [childId]))?.interaction_mode;
+  /**
+   * What a save checks, in ONE query (on PostgreSQL each query is a round trip; a save made four
+   * before its transaction): the child's access row and mode, the video's title (null: no such
+   * video), and whether the video is downloaded and in the library of the child's expert.
+   */
+  async quizTarget(childId: string, videoId: string): Promise<QuizTargetRow | undefined> {
+    const row = await this.db.first<QuizTargetRow>(
+      `SELECT ch.id, ch.expert_id, ch.parent_id, ch.active, ch.interaction_mode, v.title AS video_title,
+         CASE WHEN v.state = 'downloaded' AND ${expertVideoCondition('ch.expert_id')} THEN 1 ELSE 0 END AS in_library
+       FROM children ch LEFT JOIN videos v ON v.id = ?
+       WHERE ch.id = ?`,
+      [videoId, childId],
+    );
+    return row && { ...row, active: Number(row.active), in_library: Number(row.in_library) };
   }
 
   async expertExists(expertId: string): Promise<boolean> {

@@ -1,6 +1,5 @@
 import type { Database } from '../db/database.js';
-import { assertChildAccess, type ChildAccessRow } from '../accounts/access.js';
-import { expertCanSeeVideo } from '../videos/access.js';
+import { assertChildAccess, canActOnChild, type ChildAccessRow } from '../accounts/access.js';
 import { badRequest, forbidden, notFound } from '../http/errors.js';
 import type { Auth } from '../http/session.js';
 import { COMPANIONS } from '../config.js';
@@ -24,14 +23,17 @@ export interface SavedAttempt {
  * Who may write a child's quiz data for a video: the child must be the caller's (see
  * assertChildAccess) and the video must exist and be in the child's library (admin: any video).
  */
-export async function assertQuizTarget(db: Database, auth: Auth, childId: string, videoId: string): Promise<{ child: ChildAccessRow; title: string }> {
-  const child = await assertChildAccess(db, auth, childId);
-  const video = await new AttemptsRepository(db).video(videoId);
-  if (!video) throw notFound(`Video ${videoId} was not found.`, 'video_not_found');
-  if (auth.role !== 'admin' && !(await expertCanSeeVideo(db, child.expert_id, video.id))) {
+export async function assertQuizTarget(db: Database, auth: Auth, childId: string, videoId: string): Promise<{ child: ChildAccessRow; title: string; mode: string }> {
+  const target = await new AttemptsRepository(db).quizTarget(childId, videoId);
+  // the same answers, in the same order, as assertChildAccess and then the video's checks
+  if (!target) throw notFound(`Child ${childId} was not found.`, 'child_not_found');
+  if (!canActOnChild(auth, target)) throw forbidden('This child profile is not in your family.', 'child_not_yours');
+  if (target.video_title === null) throw notFound(`Video ${videoId} was not found.`, 'video_not_found');
+  if (auth.role !== 'admin' && target.in_library !== 1) {
     throw forbidden("This video is not in the child's library.", 'video_not_yours');
   }
-  return { child, title: video.title };
+  const child: ChildAccessRow = { id: target.id, expert_id: target.expert_id, parent_id: target.parent_id, active: target.active };
+  return { child, title: target.video_title, mode: target.interaction_mode };
 }
 
 export const sessionCompanion = (value: unknown): string | null =>
@@ -49,7 +51,7 @@ export async function saveQuizScore(db: Database, auth: Auth, input: SaveQuizInp
       message: 'Checkpoint saved: the video can be resumed.',
     };
   }
-  const { child, title } = await assertQuizTarget(db, auth, input.child_id, input.video_id);
+  const { child, title, mode: childMode } = await assertQuizTarget(db, auth, input.child_id, input.video_id);
   const repo = new AttemptsRepository(db);
   const answers = (input.details ?? []).map(toAnswer);
   const graded = answers.filter((a) => a.status !== null);
@@ -59,7 +61,7 @@ export async function saveQuizScore(db: Database, auth: Auth, input: SaveQuizInp
   // Nothing graded (passive mode, no question reached): the attempt records watching, not a score.
   const computed = counts.graded > 0 ? Math.round((1000 * (correct + 0.5 * almost)) / counts.graded) / 10 : null;
   const percentage = input.percentage ?? computed;
-  const mode = input.interaction_mode ?? (await repo.childMode(child.id)) ?? 'flexible';
+  const mode = input.interaction_mode ?? childMode ?? 'flexible';
   const id = await repo.save(
     {
       child_id: child.id,

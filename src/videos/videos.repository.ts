@@ -47,13 +47,18 @@ export async function videoExists(db: Database, id: string): Promise<boolean> {
   return (await db.first('SELECT 1 AS one FROM videos WHERE id = ?', [id])) !== undefined;
 }
 
+/**
+ * SQL condition on alias v: the video is assigned to or claimed by the expert named by `expert`,
+ * a placeholder (`?`) or a column of the outer query (`ch.expert_id`).
+ */
+export function expertVideoCondition(expert: string): string {
+  return `(EXISTS (SELECT 1 FROM video_assignments a WHERE a.video_id = v.id AND a.expert_id = ${expert})
+       OR EXISTS (SELECT 1 FROM video_claims c WHERE c.video_id = v.id AND c.expert_id = ${expert}))`;
+}
+
 /** SQL condition (on alias v) + params: the videos assigned to or claimed by the expert. */
 function expertVideoFilter(expertId: string): { where: string; params: string[] } {
-  return {
-    where: `(EXISTS (SELECT 1 FROM video_assignments a WHERE a.video_id = v.id AND a.expert_id = ?)
-       OR EXISTS (SELECT 1 FROM video_claims c WHERE c.video_id = v.id AND c.expert_id = ?))`,
-    params: [expertId, expertId],
-  };
+  return { where: expertVideoCondition('?'), params: [expertId, expertId] };
 }
 
 /** Whether the video is downloaded and assigned to or claimed by the expert. */

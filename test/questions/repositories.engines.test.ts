@@ -196,7 +196,20 @@ for (const engine of ENGINES) {
       const [a] = await repo.attempts({ childIds: ['kid123'], limit: 5 });
       expect(a).toMatchObject({ id, percentage: 50 });
       expect((await repo.answersByAttempt([id])).get(id)!.map((r) => r.position)).toEqual([0, 1]);
-      expect(await repo.childMode('kid123')).toBe('flexible');
+      // what a save checks, in one query: the child, its mode, the video and the expert's library
+      const target = { id: 'kid123', expert_id: 'ex', parent_id: 'pa', active: 1, interaction_mode: 'flexible', video_title: 'V' };
+      expect(await repo.quizTarget('kid123', 'vid')).toEqual({ ...target, in_library: 0 });
+      await db.run("INSERT INTO video_claims (video_id, expert_id) VALUES ('vid', 'ex')");
+      expect(await repo.quizTarget('kid123', 'vid')).toEqual({ ...target, in_library: 1 });
+      await db.run("DELETE FROM video_claims WHERE video_id = 'vid'");
+      await db.run("INSERT INTO video_assignments (video_id, expert_id) VALUES ('vid', 'ex')");
+      expect(await repo.quizTarget('kid123', 'vid')).toEqual({ ...target, in_library: 1 });
+      await db.run("UPDATE videos SET state = 'downloading' WHERE id = 'vid'");
+      expect(await repo.quizTarget('kid123', 'vid')).toEqual({ ...target, in_library: 0 });
+      await db.run("UPDATE videos SET state = 'downloaded' WHERE id = 'vid'");
+      await db.run("DELETE FROM video_assignments WHERE video_id = 'vid'");
+      expect(await repo.quizTarget('kid123', 'no-such-video')).toEqual({ ...target, video_title: null, in_library: 0 });
+      expect(await repo.quizTarget('nobody', 'vid')).toBeUndefined();
       expect(await repo.expertExists('ex')).toBe(true);
       expect((await repo.videoTitles(['vid'])).get('vid')).toBe('V');
     });
