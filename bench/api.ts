@@ -2,9 +2,10 @@
  * API throughput and p99 latency under concurrent connections:
  *   npx tsx bench/api.ts [--seconds=6] [--concurrency=50] [--generator=wrk|node]
  *   (seconds per route, over 3 alternating rounds)
- * Starts the real app (temp data dir, bundled sample imported) and a bare Express handler on
- * 127.0.0.1, each server in its own worker thread, then drives GET /api/final-questions/{sample} and
- * POST /api/check_answer with 50 keep-alive connections, and prints each route against the bare
+ * Builds dist/ and starts the real app from it, as `npm start` runs it (temp data dir, bundled
+ * sample imported), and a bare Express handler on 127.0.0.1, each server in its own worker
+ * thread, then drives GET /api/final-questions/{sample} and POST /api/check_answer with 50
+ * keep-alive connections, and prints each route against the bare
  * handler measured in the same run. The bare handler is served twice: by a stock
  * `http.createServer(app)` (the baseline issue #16 set, "a bare Express handler") and by the
  * service's own server (src/http/http-server.ts, which creates requests on Express's prototypes and
@@ -16,11 +17,13 @@
  * the same two cores) when it is installed, else a bounded loop of requests in this process's
  * main thread; the output says which. Exits 1 when a request fails.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import express from 'express';
 import { hasWrk, runNodeLoad, runWrk, type LoadTarget } from './lib/load.js';
@@ -32,6 +35,14 @@ const ROUNDS = 3;
 const CONCURRENCY = arg('concurrency', 50);
 const GENERATOR = process.argv.find((a) => a.startsWith('--generator='))?.split('=')[1] ?? (hasWrk() ? 'wrk' : 'node');
 const ADMIN_PASSWORD = 'bench-admin-password';
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The built module (dist/) of a source file under src/: the bench serves the code `npm start`
+ * runs (esbuild's output, no tsx loader; tsx also wraps every function it creates in a naming
+ * helper, which measured 5-8% of check_answer's CPU), typed as its source.
+ */
+const builtModule = <T>(srcPath: string): Promise<T> => import(pathToFileURL(path.join(ROOT, 'dist', srcPath)).href) as Promise<T>;
 
 interface Ports {
   app: number;
@@ -60,6 +71,9 @@ async function main(): Promise<void> {
   const boot = `import(${JSON.stringify(tsxApi)}).then((api) => { api.register(); return import(${JSON.stringify(import.meta.url)}); });`;
   // what `npm start` runs with (Express's production settings); the worker copies this env
   process.env.NODE_ENV ??= 'production';
+  // and what it runs: dist/, built from the current sources (about a second)
+  const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`build failed:\n${build.stderr}`);
   const workers: Worker[] = [];
   const start = (role: Role) =>
     new Promise<Served>((resolve, reject) => {
@@ -115,7 +129,7 @@ async function main(): Promise<void> {
     console.log(
       `API bench: ${CONCURRENCY} concurrent keep-alive connections, ${SECONDS} s per route, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}`,
     );
-    console.log(`load generator: ${load}, NODE_ENV=${process.env.NODE_ENV}`);
+    console.log(`load generator: ${load}; servers: built code (dist/, as npm start runs it), NODE_ENV=${process.env.NODE_ENV}`);
     console.log(`video ${ports.videoId} (${ports.seeded ? 'seeded by the bench' : 'bundled sample'}), ${ports.segments} final-question segments\n`);
     // warm-up (on a busy machine a short round may finish nothing: that is fine here)
     for (const target of targets) await run(target, 0.5).catch(() => undefined);
@@ -298,7 +312,7 @@ async function serve(role: Role): Promise<void> {
       server.keepAliveTimeout = 60_000;
       server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
     });
-  const { createHttpServer } = await import('../src/http/http-server.js');
+  const { createHttpServer } = await builtModule<typeof import('../src/http/http-server.js')>('http/http-server.js');
   if (role !== 'app') {
     const bare = express();
     bare.use(express.json());
@@ -308,10 +322,10 @@ async function serve(role: Role): Promise<void> {
     parentPort?.postMessage({ port } satisfies Served);
     return;
   }
-  const { loadConfig } = await import('../src/config.js');
-  const { openDatabase } = await import('../src/db/database.js');
-  const { createLogger } = await import('../src/logger.js');
-  const { createApp } = await import('../src/app.js');
+  const { loadConfig } = await builtModule<typeof import('../src/config.js')>('config.js');
+  const { openDatabase } = await builtModule<typeof import('../src/db/database.js')>('db/database.js');
+  const { createLogger } = await builtModule<typeof import('../src/logger.js')>('logger.js');
+  const { createApp } = await builtModule<typeof import('../src/app.js')>('app.js');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kvq-bench-api-'));
   // VOICE_PRERENDER off: at start the service renders its voice clips in the background with
   // espeak-ng and ffmpeg (about 1 s of CPU each, dozens of them), which ran during the measured
@@ -321,7 +335,7 @@ async function serve(role: Role): Promise<void> {
   const built = await createApp({ config, db, logger: createLogger(config.LOG_LEVEL) });
   const { videoId, seeded } = await sampleVideo(db, dataDir);
   const segments = (await db.all('SELECT 1 AS one FROM review_segments WHERE video_id = ?', [videoId])).length;
-  // the service as `npm start` serves it (src/server.ts)
+  // the service as `npm start` serves it (dist/server.js)
   const port = await listen(createHttpServer(built.app));
   parentPort?.postMessage({ port, videoId, segments, seeded, dataDir } satisfies Served);
 }
@@ -333,7 +347,7 @@ async function serve(role: Role): Promise<void> {
 async function sampleVideo(db: import('../src/db/database.js').Database, dataDir: string): Promise<{ videoId: string; seeded: boolean }> {
   const sample = await db.first<{ id: string }>('SELECT id FROM videos WHERE is_sample = 1 ORDER BY id');
   if (sample && (await db.first('SELECT 1 AS one FROM review_segments WHERE video_id = ?', [sample.id]))) return { videoId: sample.id, seeded: false };
-  const { importReviewedQuestions } = await import('../src/questions/import.js');
+  const { importReviewedQuestions } = await builtModule<typeof import('../src/questions/import.js')>('questions/import.js');
   const videoId = 'bench-video';
   await db.run(`INSERT INTO videos (id, title, duration_seconds, is_sample) VALUES (?, 'Bench video', 120, 1)`, [videoId]);
   const segments = Array.from({ length: 6 }, (_, k) => ({

@@ -41,5 +41,7 @@ describe('bench:api', () => {
     );
     expect(out.text).toMatch(/ratios against the bare handler on the service's own server[^\n]*\n\s+final-questions: throughput \d+\.\d\dx/);
     expect(out.text).toMatch(/kids pages transferred[^\n]*\n\s+uncompressed [\d.]+ kB, gzip [\d.]+ kB, brotli [\d.]+ kB/);
+    // the servers run the built code, as npm start does (not the sources through tsx)
+    expect(out.text).toContain('servers: built code (dist/, as npm start runs it), NODE_ENV=production');
   }, 240_000);
 });
