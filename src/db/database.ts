@@ -19,6 +19,11 @@ export interface RunResult {
  */
 export interface Database {
   readonly engine: 'sqlite' | 'postgres';
+  /**
+   * True for the `tx` handle a transaction's fn gets (what it reads may be uncommitted, so a
+   * cache shared by the instance must not keep it); false for the root handle.
+   */
+  readonly inTransaction: boolean;
   all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]>;
   first<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T | undefined>;
   run(sql: string, params?: SqlParams): Promise<RunResult>;
@@ -46,6 +51,7 @@ const TX_WAIT_MS = 15_000;
  */
 export class Db implements Database {
   readonly engine = 'sqlite' as const;
+  readonly inTransaction = false;
   /** resolves when the open transaction (if any) ends */
   private txDone: Promise<void> | null = null;
   readonly raw: BetterSqlite3.Database;
@@ -149,6 +155,7 @@ export class Db implements Database {
 /** The handle inside a SQLite transaction: runs at once, nested transactions become savepoints. */
 class SqliteTx implements Database {
   readonly engine = 'sqlite' as const;
+  readonly inTransaction = true;
   constructor(
     private readonly db: Db,
     private readonly depth: number,

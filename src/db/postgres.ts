@@ -62,6 +62,7 @@ async function query(on: Queryable, statements: Statements, sql: string, params?
 
 export class PgDatabase implements Database {
   readonly engine = 'postgres' as const;
+  readonly inTransaction = false;
   readonly pool: pg.Pool;
   private readonly statements = new Statements();
 
@@ -116,6 +117,7 @@ export class PgDatabase implements Database {
 /** The handle inside a transaction: every query on its one connection; nested calls are savepoints. */
 class PgTx implements Database {
   readonly engine = 'postgres' as const;
+  readonly inTransaction = true;
   constructor(
     private readonly client: pg.PoolClient,
     private readonly statements: Statements,

@@ -1,6 +1,4 @@
 import type { Database } from '../db/database.js';
-import { Db } from '../db/database.js';
-import { PgDatabase } from '../db/postgres.js';
 import { RecentMap } from '../recent-map.js';
 import { questionsRevision } from './final.repository.js';
 import type { FinalQuestionSegment } from './questions.schema.js';
@@ -52,7 +50,7 @@ const caches = new WeakMap<Database, ServedCache>();
 
 /** The cache of a root handle (not of a transaction's). */
 function cacheOf(db: Database): ServedCache | undefined {
-  if (!(db instanceof Db || db instanceof PgDatabase)) return undefined;
+  if (db.inTransaction) return undefined;
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new ServedCache()));
   return cache;

@@ -119,6 +119,13 @@ for (const engine of [sqlite, postgres]) {
       expect(await db.all('SELECT name FROM t ORDER BY name')).toEqual([{ name: 'inner-kept' }, { name: 'kept' }]);
     });
 
+    it('tells a transaction handle from the root one (inTransaction), savepoints included', async () => {
+      await open();
+      expect(db.inTransaction).toBe(false);
+      const seen = await db.transaction(async (tx) => [tx.inTransaction, await tx.transaction(async (inner) => inner.inTransaction)]);
+      expect(seen).toEqual([true, true]);
+    });
+
     it('keeps queries from outside a transaction out of it while it awaits', async () => {
       await open();
       let release!: () => void;
