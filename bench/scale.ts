@@ -232,8 +232,10 @@ async function runCell(cell: Cell, seconds: number): Promise<Round> {
 }
 
 /**
- * PostgreSQL's transactions, rows and scans per request of `route`, sent one at a time (no
- * timing). Starts from published counts and waits until its own are published, so calls chain.
+ * PostgreSQL's transactions, rows and scans per request of `route`, sent one at a time, and the
+ * mean time of one request alone (the round trips a request makes show here, not under load,
+ * where CPU decides). Starts from published counts and waits until its own are published, so
+ * calls chain.
  */
 async function statementsPerRequest(engine: Engine, client: pg.Client, route: Cell['route'], perSecond: PgActivity): Promise<string> {
   const url = route === 'check_answer' ? '/api/check_answer' : '/api/save-quiz-score';
@@ -249,9 +251,11 @@ async function statementsPerRequest(engine: Engine, client: pg.Client, route: Ce
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
   }
+  const alone = (performance.now() - started) / STATS_REQUESTS;
   await new Promise((r) => setTimeout(r, settleMs));
   const after = await pgActivity(client);
-  return formatActivity(activityPerRequest(before, after, STATS_REQUESTS, { perSecond, seconds: (performance.now() - started) / 1000 }));
+  const activity = formatActivity(activityPerRequest(before, after, STATS_REQUESTS, { perSecond, seconds: (performance.now() - started) / 1000 }));
+  return `${activity}; ${alone.toFixed(2)} ms per request alone`;
 }
 
 /**
