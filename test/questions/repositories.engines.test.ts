@@ -196,6 +196,20 @@ for (const engine of ENGINES) {
       const [a] = await repo.attempts({ childIds: ['kid123'], limit: 5 });
       expect(a).toMatchObject({ id, percentage: 50 });
       expect((await repo.answersByAttempt([id])).get(id)!.map((r) => r.position)).toEqual([0, 1]);
+      // a save is all or nothing (on PostgreSQL up to 25 answers are one statement): an answer the
+      // table refuses leaves no attempt and keeps the checkpoint
+      const attemptsBefore = (await repo.attempts({ childIds: ['kid123'], limit: 100 })).length;
+      await repo.putCheckpoint({ child_id: 'kid123', video_id: 'vid', position_seconds: 3, furthest_seconds: 3, duration_seconds: 60, watch_minutes: 0, interaction_mode: null, companion: null, total_retries: 0, details_json: '[]' });
+      const answer = { question: 'Q?', question_type: null, expected: 'a', user_answer: 'a', status: 'correct', similarity: 1, segment_range_start: 0, segment_range_end: 10, retries: 0, extra_json: null };
+      const attemptFields = { child_id: 'kid123', video_id: 'vid', video_title: 'V', companion: null, interaction_mode: 'flexible', percentage: 100, total_retries: 0, watch_minutes: 1, question_count: 2, correct_count: 2, almost_count: 0, wrong_count: 0 };
+      await expect(repo.save(attemptFields, [answer, { ...answer, retries: -1 }])).rejects.toThrow();
+      expect(await repo.attempts({ childIds: ['kid123'], limit: 100 })).toHaveLength(attemptsBefore);
+      expect(await repo.checkpoints(['kid123'])).toHaveLength(1);
+      const saved = await repo.save({ ...attemptFields, question_count: 0, correct_count: 0, percentage: null }, []);
+      expect((await repo.answersByAttempt([saved])).get(saved) ?? []).toEqual([]);
+      expect(await repo.checkpoints(['kid123'])).toEqual([]);
+      expect(await repo.attempts({ childIds: ['kid123'], limit: 100 })).toHaveLength(attemptsBefore + 1);
+
       // what a save checks, in one query: the child, its mode, the video and the expert's library
       const target = { id: 'kid123', expert_id: 'ex', parent_id: 'pa', active: 1, interaction_mode: 'flexible', video_title: 'V' };
       expect(await repo.quizTarget('kid123', 'vid')).toEqual({ ...target, in_library: 0 });

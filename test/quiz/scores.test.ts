@@ -41,10 +41,12 @@ describe('POST /api/save-quiz-score', () => {
     ]);
   });
 
-  it('stores the most answers a save may hold in their order (several rows per INSERT, over more than one statement)', async () => {
+  // 200: the most a save may hold (several rows per INSERT, over more than one statement); 25: the
+  // most PostgreSQL saves in one statement with the attempt; 26: the first that takes a transaction
+  it.each([200, 25, 26])('stores %i answers in their order', async (count) => {
     const child = await loginChild(t.agent(), family);
     const statuses = ['correct', 'almost', 'wrong'] as const;
-    const details = Array.from({ length: 200 }, (_, i) => ({
+    const details = Array.from({ length: count }, (_, i) => ({
       question: `Question ${i}?`,
       question_type: 'action',
       expected: `answer ${i}`,
@@ -58,14 +60,14 @@ describe('POST /api/save-quiz-score', () => {
     }));
     const res = await child.post('/api/save-quiz-score').send({ child_id: family.child.child_id, video_id: videoId, details });
     expect(res.status).toBe(200);
-    expect(res.body.question_count).toBe(200);
+    expect(res.body.question_count).toBe(count);
     const answers = await answersOf(res.body.attempt_id);
-    expect(answers).toHaveLength(200);
+    expect(answers).toHaveLength(count);
     expect(answers.map((a) => Number(a.position))).toEqual(details.map((_, i) => i));
     const stored = answers.map((a) => [a.question, a.expected, a.user_answer, a.status, a.similarity === null ? null : Number(a.similarity), Number(a.segment_range_start), Number(a.retries)]);
     expect(stored).toEqual(details.map((d) => [d.question, d.expected, d.user, d.status, d.similarity, d.segment_range_start, d.retries]));
-    expect(JSON.parse(String(answers[57]!.extra_json))).toEqual({ mood: 'sleepy' });
-    expect(answers.filter((a) => a.extra_json !== null)).toHaveLength(1);
+    if (count > 57) expect(JSON.parse(String(answers[57]!.extra_json))).toEqual({ mood: 'sleepy' });
+    expect(answers.filter((a) => a.extra_json !== null)).toHaveLength(count > 57 ? 1 : 0);
   });
 
   it('lets the expert owner and the admin save, and takes the child mode and the session companion as defaults', async () => {
