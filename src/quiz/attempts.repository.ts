@@ -90,8 +90,9 @@ export class AttemptsRepository {
   constructor(private readonly db: Database) {}
 
   /**
-   * Stores a finished attempt and its answers in one transaction; the child's checkpoint for
-   * that video (the unfinished play-through it continues) is removed in the same transaction.
+   * Stores a finished attempt and its answers atomically, and removes the child's checkpoint for
+   * that video (the unfinished play-through it continues) with them: one transaction, or on
+   * PostgreSQL with up to 25 answers one statement (saveInOneStatement).
    */
   async save(attempt: NewAttempt, answers: NewAnswer[]): Promise<number> {
     if (this.db.engine === 'postgres' && answers.length <= ANSWER_ROWS_PER_INSERT) return this.saveInOneStatement(attempt, answers);
