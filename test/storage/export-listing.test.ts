@@ -45,23 +45,23 @@ function countRequests(store: S3MediaStore): Map<string, number> {
  * frame sets of a real library pass that), and with a Delimiter each folded frame set counts as
  * one of them; the small page walks the same continuation tokens with this small library.
  */
+/** A store on the test bucket under a fresh prefix; `listPageSize` as S3MediaStore takes it. */
+const s3Store = (name: string, listPageSize?: number) =>
+  new S3MediaStore({
+    bucket: s3.bucket,
+    endpoint: s3.endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    prefix: `${name}-${crypto.randomBytes(4).toString('hex')}/`,
+    ...(listPageSize ? { listPageSize } : {}),
+  });
+
 const stores: [string, () => MediaStore][] = [
   ...bothStores(
     () => tmp,
     () => s3,
   ),
-  [
-    'S3MediaStore, pages of 40 keys',
-    () =>
-      new S3MediaStore({
-        bucket: s3.bucket,
-        endpoint: s3.endpoint,
-        region: 'us-east-1',
-        forcePathStyle: true,
-        prefix: `paged-${crypto.randomBytes(4).toString('hex')}/`,
-        listPageSize: 40,
-      }),
-  ],
+  ['S3MediaStore, pages of 40 keys', () => s3Store('paged', 40)],
 ];
 
 /**
@@ -136,13 +136,7 @@ describe.each(stores)('%s', (_name, make) => {
 
 describe('S3MediaStore requests', () => {
   it('one ListObjectsV2 and no HEAD for the whole library, however many frames it has', async () => {
-    const store = new S3MediaStore({
-      bucket: s3.bucket,
-      endpoint: s3.endpoint,
-      region: 'us-east-1',
-      forcePathStyle: true,
-      prefix: `count-${crypto.randomBytes(4).toString('hex')}/`,
-    });
+    const store = s3Store('count');
     try {
       await fillLibrary(store);
       const counts = countRequests(store);
@@ -159,14 +153,7 @@ describe('S3MediaStore requests', () => {
   }, 120_000);
 
   it('walks every page of a listing: with pages of 40 keys, one request per page and the same answer', async () => {
-    const store = new S3MediaStore({
-      bucket: s3.bucket,
-      endpoint: s3.endpoint,
-      region: 'us-east-1',
-      forcePathStyle: true,
-      prefix: `pages-${crypto.randomBytes(4).toString('hex')}/`,
-      listPageSize: 40,
-    });
+    const store = s3Store('pages', 40);
     try {
       await fillLibrary(store);
       const counts = countRequests(store);
