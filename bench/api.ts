@@ -71,8 +71,8 @@ async function main(): Promise<void> {
   const boot = `import(${JSON.stringify(tsxApi)}).then((api) => { api.register(); return import(${JSON.stringify(import.meta.url)}); });`;
   // what `npm start` runs with (Express's production settings); the worker copies this env
   process.env.NODE_ENV ??= 'production';
-  // and what it runs: dist/, built from the current sources (about a second)
-  const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, encoding: 'utf8' });
+  // and what it runs: dist/, built from the current sources when they are newer (about a second)
+  const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`build failed:\n${build.stderr}`);
   const workers: Worker[] = [];
   const start = (role: Role) =>

@@ -87,7 +87,13 @@ function walk(dir, withDirs = false) {
   return out;
 }
 
+// `node scripts/build.mjs` builds; with --if-stale only when buildIsStale() (as `npm start` does),
+// so a caller that runs dist/ beside other processes does not swap it under them for nothing
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { files, ms } = await build();
-  process.stderr.write(`[build] ${files} modules -> dist/ in ${ms} ms\n`);
+  if (process.argv.includes('--if-stale') && !buildIsStale()) {
+    process.stderr.write('[build] dist/ is up to date\n');
+  } else {
+    const { files, ms } = await build();
+    process.stderr.write(`[build] ${files} modules -> dist/ in ${ms} ms\n`);
+  }
 }

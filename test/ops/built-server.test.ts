@@ -24,6 +24,10 @@ describe('built server (dist/)', () => {
     expect(built.status, built.stderr).toBe(0);
     expect(fs.existsSync(path.join(ROOT, 'dist', 'server.js'))).toBe(true);
     expect(fs.existsSync(path.join(ROOT, 'dist', 'db', 'migrations', '001-accounts.sql'))).toBe(true);
+    // --if-stale (bench:api): nothing newer than the build, so dist/ is left as it is
+    const again = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).toContain('dist/ is up to date');
 
     const env = { PATH: process.env.PATH ?? '', NODE_ENV: 'production', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ADMIN_PASSWORD: 'built-admin-pw', LOG_LEVEL: 'info' };
     const proc = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js')], { cwd: dataDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
