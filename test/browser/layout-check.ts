@@ -90,6 +90,13 @@ export async function checkLayout(page: Page, name: string, vp: Viewport, kind: 
   for (const o of layout.offenders.slice(0, 8)) add(`outside the viewport: ${o}`);
   for (const s of layout.small.slice(0, 8)) add(`target smaller than ${kind === 'kids' ? 48 : 24} px: ${s}`);
 
+  // the buttons the template sent disabled until the page's script had run are usable by now
+  // (test/browser/script-ready.test.ts): a page whose script never enables them is dead
+  const waiting = await page.evaluate(() =>
+    [...document.querySelectorAll('[data-needs-script]')].map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} "${(el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 30)}"`),
+  );
+  for (const w of waiting.slice(0, 8)) add(`still waiting for the page script: ${w}`);
+
   const hasAxe = await page.evaluate(() => 'axe' in window);
   if (!hasAxe) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
