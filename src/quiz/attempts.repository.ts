@@ -84,7 +84,25 @@ export interface AttemptFilter {
 
 /** answers written per INSERT statement (see save) */
 const ANSWER_ROWS_PER_INSERT = 25;
-const ANSWER_ROW_PLACEHOLDERS = `(${Array(12).fill('?').join(', ')})`;
+const ATTEMPT_COLUMNS = `child_id, video_id, video_title, companion, interaction_mode, percentage, total_retries,
+  watch_minutes, question_count, correct_count, almost_count, wrong_count`;
+/** the answer columns after attempt_id, in the order answerParams gives their values */
+const ANSWER_COLUMNS = `position, question, question_type, expected, user_answer, status, similarity,
+  segment_range_start, segment_range_end, retries, extra_json`;
+const placeholders = (n: number) => Array(n).fill('?').join(', ');
+const answerParams = (a: NewAnswer, position: number): unknown[] => [
+  position,
+  a.question,
+  a.question_type,
+  a.expected,
+  a.user_answer,
+  a.status,
+  a.similarity,
+  a.segment_range_start,
+  a.segment_range_end,
+  a.retries,
+  a.extra_json,
+];
 
 export class AttemptsRepository {
   constructor(private readonly db: Database) {}
@@ -98,8 +116,7 @@ export class AttemptsRepository {
     if (this.db.engine === 'postgres' && answers.length <= ANSWER_ROWS_PER_INSERT) return this.saveInOneStatement(attempt, answers);
     return this.db.transaction(async (tx) => {
       const row = await tx.first<{ id: number }>(
-        `INSERT INTO quiz_attempts (child_id, video_id, video_title, companion, interaction_mode, percentage, total_retries,
-           watch_minutes, question_count, correct_count, almost_count, wrong_count)
+        `INSERT INTO quiz_attempts (${ATTEMPT_COLUMNS})
          VALUES (@child_id, @video_id, @video_title, @companion, @interaction_mode, @percentage, @total_retries,
            @watch_minutes, @question_count, @correct_count, @almost_count, @wrong_count) RETURNING id`,
         attempt,
@@ -110,16 +127,10 @@ export class AttemptsRepository {
       // texts (each prepared and cached once) small and far below both engines' parameter limits.
       for (let from = 0; from < answers.length; from += ANSWER_ROWS_PER_INSERT) {
         const chunk = answers.slice(from, from + ANSWER_ROWS_PER_INSERT);
-        const values: unknown[] = [];
-        chunk.forEach((a, i) => {
-          values.push(id, from + i, a.question, a.question_type, a.expected, a.user_answer, a.status, a.similarity);
-          values.push(a.segment_range_start, a.segment_range_end, a.retries, a.extra_json);
-        });
         await tx.run(
-          `INSERT INTO quiz_answers (attempt_id, position, question, question_type, expected, user_answer, status, similarity,
-             segment_range_start, segment_range_end, retries, extra_json)
-           VALUES ${chunk.map(() => ANSWER_ROW_PLACEHOLDERS).join(', ')}`,
-          values,
+          `INSERT INTO quiz_answers (attempt_id, ${ANSWER_COLUMNS})
+           VALUES ${chunk.map(() => `(${placeholders(12)})`).join(', ')}`,
+          chunk.flatMap((a, i) => [id, ...answerParams(a, from + i)]),
         );
       }
       await new AttemptsRepository(tx).deleteCheckpoint(attempt.child_id, attempt.video_id);
@@ -135,29 +146,29 @@ export class AttemptsRepository {
    * foreign keys are checked at the end of the statement, when the attempt row exists.
    */
   private async saveInOneStatement(attempt: NewAttempt, answers: NewAnswer[]): Promise<number> {
-    const values: unknown[] = [attempt.child_id, attempt.video_id, attempt.video_title, attempt.companion, attempt.interaction_mode];
-    values.push(attempt.percentage, attempt.total_retries, attempt.watch_minutes, attempt.question_count);
-    values.push(attempt.correct_count, attempt.almost_count, attempt.wrong_count);
-    answers.forEach((a, i) => {
-      values.push(i, a.question, a.question_type, a.expected, a.user_answer, a.status, a.similarity);
-      values.push(a.segment_range_start, a.segment_range_end, a.retries, a.extra_json);
-    });
-    values.push(attempt.child_id, attempt.video_id);
-    const answerRows = answers.map(() => `((SELECT id FROM attempt), ${Array(11).fill('?').join(', ')})`).join(', ');
+    const values: unknown[] = [
+      attempt.child_id,
+      attempt.video_id,
+      attempt.video_title,
+      attempt.companion,
+      attempt.interaction_mode,
+      attempt.percentage,
+      attempt.total_retries,
+      attempt.watch_minutes,
+      attempt.question_count,
+      attempt.correct_count,
+      attempt.almost_count,
+      attempt.wrong_count,
+      ...answers.flatMap((a, i) => answerParams(a, i)),
+      attempt.child_id,
+      attempt.video_id,
+    ];
+    const answerRows = answers.map(() => `((SELECT id FROM attempt), ${placeholders(11)})`).join(', ');
+    const insertAnswers = answers.length > 0 ? `, answers AS (INSERT INTO quiz_answers (attempt_id, ${ANSWER_COLUMNS}) VALUES ${answerRows})` : '';
     const row = await this.db.first<{ id: number }>(
       `WITH attempt AS (
-         INSERT INTO quiz_attempts (child_id, video_id, video_title, companion, interaction_mode, percentage, total_retries,
-           watch_minutes, question_count, correct_count, almost_count, wrong_count)
-         VALUES (${Array(12).fill('?').join(', ')}) RETURNING id
-       )${
-         answers.length > 0
-           ? `, answers AS (
-         INSERT INTO quiz_answers (attempt_id, position, question, question_type, expected, user_answer, status, similarity,
-           segment_range_start, segment_range_end, retries, extra_json)
-         VALUES ${answerRows}
-       )`
-           : ''
-       }, cleared AS (
+         INSERT INTO quiz_attempts (${ATTEMPT_COLUMNS}) VALUES (${placeholders(12)}) RETURNING id
+       )${insertAnswers}, cleared AS (
          DELETE FROM quiz_checkpoints WHERE child_id = ? AND video_id = ?
        )
        SELECT id FROM attempt`,
